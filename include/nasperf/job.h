@@ -1,0 +1,55 @@
+// The job: one workload as plain, validated data. The same struct goes to engines,
+// the JSON document and (later) agents and the results database.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+
+#include "nasperf/status.h"
+
+namespace nasperf {
+
+enum class AccessPattern { kRead, kWrite, kRandRead, kRandWrite, kReadWrite, kRandReadWrite };
+
+const char* ToString(AccessPattern rw);
+std::optional<AccessPattern> ParseAccessPattern(const std::string& text);
+bool IsRandom(AccessPattern rw);
+bool DoesReads(AccessPattern rw);
+bool DoesWrites(AccessPattern rw);
+
+// What a write buffer holds. Generated once per worker, never per I/O.
+struct BufferPattern {
+  enum class Kind { kRandom, kZero, kCompressible } kind = Kind::kRandom;
+  // For kCompressible: percentage (0..100) of each block that is zeros.
+  int compressible_pct = 0;
+};
+std::string ToString(const BufferPattern& pattern);
+Result<BufferPattern> ParseBufferPattern(const std::string& text);
+
+struct JobSpec {
+  AccessPattern rw = AccessPattern::kRead;
+  int read_mix_pct = 50;        // for rw/randrw: share of I/Os that are reads, 0..100
+  uint64_t bs = 1 << 20;        // bytes per I/O
+  uint32_t qd = 1;              // I/Os in flight per thread
+  uint32_t threads = 1;
+  uint64_t size = 1ull << 30;   // bytes per thread (file size for file targets)
+  double time_s = 0;            // time limit in seconds after the ramp; 0 = none
+  bool time_based = false;      // true: loop over the file until time_s; false: one pass
+                                // of the file per thread, cut short by time_s if set
+  double ramp_s = 0;            // seconds at the start excluded from results
+  bool direct = false;          // O_DIRECT
+  bool fsync = false;           // writes end with fsync, inside the measured time
+  std::string engine = "auto";  // psync | io_uring | null | auto
+  BufferPattern pattern;
+  uint32_t repeat = 1;
+
+  // Checks what can be checked without looking at the target.
+  Status Validate() const;
+};
+
+// Engine chosen for "auto": io_uring when qd > 1 and the kernel allows it.
+std::string ResolveEngineName(const JobSpec& job, bool is_null_target);
+
+}  // namespace nasperf

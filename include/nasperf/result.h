@@ -1,0 +1,61 @@
+// Results are plain data: the table, the JSON document and later the database all read
+// these structs. Units are in the names (bytes, seconds, microseconds, MB/s = 10^6 B/s).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "nasperf/job.h"
+
+namespace nasperf {
+
+class LatencyHistogram;
+
+struct LatencySummary {
+  double mean_us = 0, p50_us = 0, p90_us = 0, p99_us = 0, p999_us = 0, max_us = 0;
+};
+
+struct DirectionResult {
+  uint64_t bytes = 0;
+  uint64_t ios = 0;
+  double seconds = 0;
+  double mb_per_s = 0;  // 10^6 bytes per second
+  double iops = 0;
+  LatencySummary lat;
+  uint64_t errors = 0;
+  std::shared_ptr<const LatencyHistogram> histogram;  // kept for percentiles and storage
+};
+
+struct CpuUsage {
+  double user_pct = 0;  // of one core, over the measured time
+  double sys_pct = 0;
+};
+
+struct Sample {
+  double t_s = 0;  // end of the interval, seconds after measurement began
+  double read_mb_per_s = 0;
+  double write_mb_per_s = 0;
+};
+
+struct RunResult {
+  std::string name;
+  std::string test;     // the suite's label for this run ("SEQ1M Q8T1"), empty for `run`
+  std::string target;
+  JobSpec job;
+  std::string engine;   // the engine that actually ran (auto resolved)
+  bool partial = false;  // interrupted or failed before the job's end
+  std::optional<DirectionResult> read;
+  std::optional<DirectionResult> write;
+  CpuUsage cpu;
+  std::vector<Sample> samples;
+  std::map<std::string, std::string> tags;
+  std::string error;               // why the run stopped early, empty when it did not
+  std::vector<std::string> notes;  // facts the reader needs (fallbacks, caching)
+  std::vector<double> repeat_mb_per_s;  // total MB/s of every repeat, when repeated
+};
+
+}  // namespace nasperf

@@ -1,0 +1,66 @@
+// CliMain: the CLI11 application, and the one place exceptions are caught.
+#include "cli/cli.h"
+
+#include <cstdio>
+#include <exception>
+
+#include "cli/commands.h"
+#include "nasperf/version.h"
+
+namespace nasperf {
+
+int ExitCodeFor(const Status& status) {
+  switch (status.kind()) {
+    case ErrorKind::kNone: return 0;
+    case ErrorKind::kBadInput: return 2;
+    case ErrorKind::kInterrupted: return 130;
+    default: return 1;
+  }
+}
+
+int ReportFailure(const Status& status) {
+  if (!status.ok() && status.kind() != ErrorKind::kInterrupted) std::fprintf(stderr, "nasperf: %s\n", status.message().c_str());
+  return ExitCodeFor(status);
+}
+
+int CliMain(int argc, char** argv) {
+  CLI::App app{"nasperf " NASPERF_VERSION " — measure storage end to end and say where the throughput goes"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", NASPERF_VERSION);
+
+  RunCommandOptions run;
+  CLI::App* run_cmd = app.add_subcommand("run", "run one job against TARGET");
+  AddCommonOptions(*run_cmd, run.common);
+  AddJobOptions(*run_cmd, run.job, JobOptionSet::kFull);
+
+  QuickCommandOptions quick;
+  quick.job.size = "1g";
+  quick.job.repeat = "3";
+  quick.job.time = "5s";
+  CLI::App* quick_cmd = app.add_subcommand(
+      "quick", "CrystalDiskMark's set on TARGET: SEQ1M Q8T1, SEQ1M Q1T1, RND4K Q32T1, RND4K Q1T1, read and write");
+  AddCommonOptions(*quick_cmd, quick.common);
+  AddJobOptions(*quick_cmd, quick.job, JobOptionSet::kQuick);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
+    std::string what = e.what();
+    for (char& c : what)
+      if (c == '\n') c = ' ';
+    std::fprintf(stderr, "nasperf: %s (see nasperf --help)\n", what.c_str());
+    return 2;
+  }
+
+  try {
+    if (*run_cmd) return RunCommand(run);
+    if (*quick_cmd) return QuickCommand(quick);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "nasperf: internal error: %s\n", e.what());
+    return 1;
+  }
+  return 2;
+}
+
+}  // namespace nasperf

@@ -1,0 +1,103 @@
+// Declaration and parsing of the job options.
+#include "cli/job_options.h"
+
+#include "core/units.h"
+
+namespace nasperf {
+
+void AddCommonOptions(CLI::App& app, CommonOptions& options) {
+  app.add_flag("--json", options.json, "print the JSON result document on stdout (nothing else)");
+  app.add_option("--name", options.name, "a name for this run");
+  app.add_option("--tag", options.tags, "label the run: --tag key=value (repeatable)")->take_all();
+}
+
+Result<std::map<std::string, std::string>> ParseTags(const std::vector<std::string>& tags) {
+  std::map<std::string, std::string> out;
+  for (const std::string& tag : tags) {
+    size_t eq = tag.find('=');
+    if (eq == 0 || eq == std::string::npos) return Status::BadInput("--tag: '" + tag + "' is not key=value");
+    out[tag.substr(0, eq)] = tag.substr(eq + 1);
+  }
+  return out;
+}
+
+void AddJobOptions(CLI::App& app, JobOptions& o, JobOptionSet set) {
+  app.add_option("TARGET", o.target, "directory, .nasperf-* or read-only file, block device, or null: (default .)");
+  app.add_option("--size", o.size, "bytes per thread: 4k 1m 2g (binary) or 1MB 1GB (decimal)");
+  app.add_option("--repeat", o.repeat, "run N times and report the median");
+  app.add_option("--engine", o.engine, "psync | io_uring | auto (io_uring when --qd > 1)");
+  app.add_option("--pattern", o.pattern, "write data: random | zero | compressible:N");
+  if (set == JobOptionSet::kQuick) {
+    app.add_option("--time", o.time, "stop each test after this long even if the file is not done (default 5s)");
+    return;
+  }
+  app.add_option("--rw", o.rw, "read | write | randread | randwrite | rw | randrw");
+  app.add_option("--mix", o.mix, "for rw and randrw: percent of I/Os that are reads (default 50)");
+  app.add_option("--bs", o.bs, "block size per I/O (default 1m)");
+  app.add_option("--qd", o.qd, "I/Os in flight per thread (default 1)");
+  app.add_option("--threads", o.threads, "worker threads, each with its own file (default 1)");
+  app.add_option("--time", o.time, "run for this long, looping over the file (default: one pass)");
+  app.add_option("--ramp", o.ramp, "seconds at the start left out of the results");
+  app.add_flag("--direct", o.direct, "O_DIRECT: bypass the page cache");
+  app.add_flag("--fsync", o.fsync, "fsync before the write clock stops");
+  app.add_option("--allow-destructive", o.allow_destructive, "allow writes to this block device (destroys its data)");
+}
+
+Result<uint64_t> ParseCount(const std::string& text, const std::string& option) {
+  if (text.empty() || text.size() > 9 || text.find_first_not_of("0123456789") != std::string::npos)
+    return Status::BadInput(option + ": '" + text + "' is not a whole number");
+  return std::stoull(text);
+}
+
+Result<JobSpec> BuildJob(const JobOptions& o, const Target& target) {
+  JobSpec job;
+  std::optional<AccessPattern> rw = ParseAccessPattern(o.rw);
+  if (!rw) return Status::BadInput("--rw: '" + o.rw + "' is not one of read, write, randread, randwrite, rw, randrw");
+  job.rw = *rw;
+
+  Result<uint64_t> mix = ParseCount(o.mix, "--mix");
+  if (!mix.ok()) return Status::BadInput("--mix: '" + o.mix + "' is outside 0..100 (percent of I/Os that are reads)");
+  job.read_mix_pct = static_cast<int>(std::min<uint64_t>(mix.value(), 1000));
+
+  Result<uint64_t> bs = ParseSize(o.bs);
+  if (!bs.ok()) return Status::BadInput("--bs: " + bs.status().message());
+  job.bs = bs.value();
+
+  Result<uint64_t> qd = ParseCount(o.qd, "--qd");
+  if (!qd.ok()) return qd.status();
+  job.qd = static_cast<uint32_t>(qd.value());
+  Result<uint64_t> threads = ParseCount(o.threads, "--threads");
+  if (!threads.ok()) return threads.status();
+  job.threads = static_cast<uint32_t>(threads.value());
+  Result<uint64_t> repeat = ParseCount(o.repeat, "--repeat");
+  if (!repeat.ok()) return repeat.status();
+  job.repeat = static_cast<uint32_t>(repeat.value());
+
+  if (!o.size.empty()) {
+    Result<uint64_t> size = ParseSize(o.size);
+    if (!size.ok()) return Status::BadInput("--size: " + size.status().message());
+    job.size = size.value();
+  } else if (std::optional<uint64_t> natural = target.natural_size(job.threads ? job.threads : 1)) {
+    job.size = *natural;
+  }
+  if (!o.time.empty()) {
+    Result<double> time = ParseDuration(o.time);
+    if (!time.ok()) return Status::BadInput("--time: " + time.status().message());
+    job.time_s = time.value();
+    job.time_based = true;
+  }
+  Result<double> ramp = ParseDuration(o.ramp);
+  if (!ramp.ok()) return Status::BadInput("--ramp: " + ramp.status().message());
+  job.ramp_s = ramp.value();
+
+  job.direct = o.direct;
+  job.fsync = o.fsync;
+  job.engine = o.engine;
+  Result<BufferPattern> pattern = ParseBufferPattern(o.pattern);
+  if (!pattern.ok()) return pattern.status();
+  job.pattern = pattern.value();
+  if (Status s = job.Validate(); !s.ok()) return s;
+  return job;
+}
+
+}  // namespace nasperf

@@ -1,0 +1,55 @@
+// The job options shared by `run`, `quick` (and later `sweep`): each option is declared
+// once here, with its help text; BuildJob turns what the user typed into a validated JobSpec.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "nasperf/job.h"
+#include "nasperf/status.h"
+#include "target/target.h"
+
+namespace nasperf {
+
+// Options every command takes: output and labelling.
+struct CommonOptions {
+  bool json = false;
+  std::string name;
+  std::vector<std::string> tags;  // "k=v"
+};
+void AddCommonOptions(CLI::App& app, CommonOptions& options);
+Result<std::map<std::string, std::string>> ParseTags(const std::vector<std::string>& tags);
+
+// The raw text of the job options, before parsing.
+struct JobOptions {
+  std::string target = ".";
+  std::string rw = "read";
+  std::string mix = "50";
+  std::string bs = "1m";
+  std::string qd = "1";
+  std::string threads = "1";
+  std::string size;  // empty: the target's natural size, else 1 GiB
+  std::string time;
+  std::string ramp = "0";
+  bool direct = false;
+  bool fsync = false;
+  std::string engine = "auto";
+  std::string pattern = "random";
+  std::string repeat = "1";
+  std::vector<std::string> allow_destructive;
+};
+
+// Which of the job options a command offers.
+enum class JobOptionSet { kFull, kQuick };
+void AddJobOptions(CLI::App& app, JobOptions& options, JobOptionSet set);
+
+// Parses and validates; `target` supplies the default size for files and devices.
+Result<JobSpec> BuildJob(const JobOptions& options, const Target& target);
+
+// "32" -> 32 for counts like --qd; BadInput naming `option` otherwise.
+Result<uint64_t> ParseCount(const std::string& text, const std::string& option);
+
+}  // namespace nasperf

@@ -1,0 +1,109 @@
+// `nasperf quick`: CrystalDiskMark's default set on one test file, median of N runs each.
+#include <cstdio>
+
+#include <fmt/format.h>
+
+#include "cli/commands.h"
+#include "cli/progress.h"
+#include "core/runner.h"
+#include "core/units.h"
+#include "platform/signals.h"
+#include "report/json_report.h"
+#include "report/table_report.h"
+
+namespace nasperf {
+namespace {
+
+struct QuickTest {
+  const char* label;
+  bool random;
+  uint64_t bs;
+  uint32_t qd;
+};
+
+constexpr QuickTest kQuickTests[] = {
+    {"SEQ1M Q8T1", false, 1 << 20, 8},
+    {"SEQ1M Q1T1", false, 1 << 20, 1},
+    {"RND4K Q32T1", true, 4096, 32},
+    {"RND4K Q1T1", true, 4096, 1},
+};
+
+}  // namespace
+
+int QuickCommand(const QuickCommandOptions& options) {
+  Result<std::map<std::string, std::string>> tags = ParseTags(options.common.tags);
+  if (!tags.ok()) return ReportFailure(tags.status());
+  Result<std::unique_ptr<Target>> made = MakeTarget(options.job.target, TargetOptions{});
+  if (!made.ok()) return ReportFailure(made.status());
+  Target& target = *made.value();
+  Result<JobSpec> base = BuildJob(options.job, target);
+  if (!base.ok()) return ReportFailure(base.status());
+  base.value().time_based = false;  // --time caps each test; one pass of the file is the norm
+
+  // Direct I/O where the file system supports it, like CrystalDiskMark; say so otherwise.
+  std::vector<std::string> notes;
+  std::string why;
+  bool direct = !target.is_null() && target.SupportsDirect(&why);
+  if (!direct && !target.is_null())
+    notes.push_back("O_DIRECT is not supported here (" + why +
+                    "): buffered I/O, writes end with fsync, and repeated reads may be served from the page cache");
+
+  std::vector<JobSpec> jobs;
+  for (const QuickTest& test : kQuickTests) {
+    for (AccessPattern rw : {test.random ? AccessPattern::kRandRead : AccessPattern::kRead,
+                             test.random ? AccessPattern::kRandWrite : AccessPattern::kWrite}) {
+      JobSpec job = base.value();
+      job.rw = rw;
+      job.bs = test.bs;
+      job.qd = test.qd;
+      job.threads = 1;
+      job.direct = direct;
+      job.fsync = !direct && !target.is_null();
+      if (Status s = job.Validate(); !s.ok()) return ReportFailure(s);
+      if (Status s = target.Check(job); !s.ok()) return ReportFailure(s);
+      jobs.push_back(job);
+    }
+  }
+
+  InstallInterruptHandler();
+  ProgressLine progress(!options.common.json);
+  std::vector<RunResult> results;
+  Status status;
+  for (size_t i = 0; i < jobs.size() && status.ok(); ++i) {
+    const QuickTest& test = kQuickTests[i / 2];
+    const char* direction = DoesReads(jobs[i].rw) ? "read" : "write";
+    progress.SetLabel(fmt::format("{} {} ({}/{})", test.label, direction, i + 1, jobs.size()));
+    std::string name = options.common.name.empty() ? std::string(test.label) + " " + direction : options.common.name;
+    RunOutcome outcome = RunRepeated(jobs[i], target, RunLabels{name, tags.value()},
+                                     [&](const Sample& s) { progress.Show(s); });
+    progress.Clear();
+    outcome.result.test = test.label;
+    outcome.result.notes.insert(outcome.result.notes.end(), notes.begin(), notes.end());
+    status = outcome.status;
+    results.push_back(std::move(outcome.result));
+  }
+  made.value().reset();  // removes the test file before anything is printed
+
+  if (options.common.json) {
+    std::printf("%s\n", DocumentToJson(results).dump(2).c_str());
+  } else {
+    std::vector<QuickRow> rows;
+    for (size_t i = 0; i < results.size(); i += 2)
+      rows.push_back({kQuickTests[i / 2].label, &results[i], i + 1 < results.size() ? &results[i + 1] : nullptr});
+    const JobSpec& first = jobs.front();
+    std::string heading = fmt::format(
+        "nasperf quick — {} — {} test file, median of {} runs per test, each up to {:g} s or one pass\n"
+        "{} I/O, engine {}; MB/s = 10^6 B/s, IOPS, mean latency in microseconds{}",
+        results.empty() ? options.job.target : results.front().target, FormatSize(first.size), first.repeat,
+        first.time_s, direct ? "direct (O_DIRECT)" : "buffered", results.empty() ? "-" : results.front().engine,
+        status.ok() ? "" : "  [PARTIAL]");
+    std::printf("%s", QuickTable(heading, rows).c_str());
+    for (const std::string& note : notes) std::printf("note: %s\n", note.c_str());
+    if (!status.ok() && !results.empty() && !results.back().error.empty())
+      std::printf("stopped early: %s\n", results.back().error.c_str());
+  }
+  std::fflush(stdout);
+  return ReportFailure(status);
+}
+
+}  // namespace nasperf

@@ -1,0 +1,40 @@
+// `nasperf run`: one job, printed as a table or the JSON document.
+#include <unistd.h>
+
+#include <cstdio>
+
+#include "cli/commands.h"
+#include "cli/progress.h"
+#include "core/runner.h"
+#include "platform/signals.h"
+#include "report/json_report.h"
+#include "report/table_report.h"
+
+namespace nasperf {
+
+int RunCommand(const RunCommandOptions& options) {
+  Result<std::map<std::string, std::string>> tags = ParseTags(options.common.tags);
+  if (!tags.ok()) return ReportFailure(tags.status());
+  TargetOptions target_options{options.job.allow_destructive};
+  Result<std::unique_ptr<Target>> target = MakeTarget(options.job.target, target_options);
+  if (!target.ok()) return ReportFailure(target.status());
+  Result<JobSpec> job = BuildJob(options.job, *target.value());
+  if (!job.ok()) return ReportFailure(job.status());
+  if (Status s = target.value()->Check(job.value()); !s.ok()) return ReportFailure(s);
+
+  InstallInterruptHandler();
+  ProgressLine progress(!options.common.json);
+  RunOutcome outcome = RunRepeated(job.value(), *target.value(), RunLabels{options.common.name, tags.value()},
+                                   [&](const Sample& s) { progress.Show(s); });
+  progress.Clear();
+  target.value().reset();  // removes nasperf's files before anything is printed
+
+  if (options.common.json)
+    std::printf("%s\n", DocumentToJson({outcome.result}).dump(2).c_str());
+  else
+    std::printf("%s", RunTable(outcome.result).c_str());
+  std::fflush(stdout);
+  return ReportFailure(outcome.status);
+}
+
+}  // namespace nasperf

@@ -1,0 +1,42 @@
+// The runner: runs one job on one target — threads, ramp, time limit, per-second
+// samples, CPU usage, Ctrl-C — and turns what the workers measured into a RunResult.
+// It knows nothing about protocols: it drives whatever engine the job names.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <string>
+
+#include "nasperf/result.h"
+#include "nasperf/status.h"
+#include "target/target.h"
+
+namespace nasperf {
+
+struct RunLabels {
+  std::string name;
+  std::map<std::string, std::string> tags;
+};
+
+// A run that stopped early still has a result (marked partial); `status` says why.
+struct RunOutcome {
+  RunResult result;
+  Status status;
+};
+
+// Called once a second with the latest sample (for progress lines). May be empty.
+using SampleCallback = std::function<void(const Sample&)>;
+
+// Runs `job` once. The target must have passed Check(job).
+RunOutcome RunJob(const JobSpec& job, Target& target, const RunLabels& labels, const SampleCallback& on_sample = {});
+
+// Runs `job` job.repeat times and reports the repeat with the median total throughput,
+// with every repeat's figure in repeat_mb_per_s. Stops at the first failed repeat.
+RunOutcome RunRepeated(const JobSpec& job, Target& target, const RunLabels& labels,
+                       const SampleCallback& on_sample = {});
+
+// Fills throughput, IOPS and latency figures of a direction from its raw counts.
+DirectionResult SummariseDirection(uint64_t bytes, uint64_t ios, double seconds, uint64_t errors,
+                                   std::shared_ptr<const LatencyHistogram> histogram);
+
+}  // namespace nasperf

@@ -1,0 +1,98 @@
+// Size and duration parsing; see units.h for the accepted forms.
+#include "core/units.h"
+
+#include <cctype>
+#include <cmath>
+#include <limits>
+#include <string_view>
+
+#include <fmt/format.h>
+
+namespace nasperf {
+namespace {
+
+std::string Lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+// Splits "12.5MiB" into 12.5 and "mib"; fails unless the number is plain decimal.
+bool SplitNumber(const std::string& text, double* number, std::string* suffix) {
+  size_t i = 0;
+  bool digits = false, dot = false;
+  while (i < text.size()) {
+    char c = text[i];
+    if (std::isdigit(static_cast<unsigned char>(c))) {
+      digits = true;
+    } else if (c == '.' && !dot) {
+      dot = true;
+    } else {
+      break;
+    }
+    ++i;
+  }
+  if (!digits) return false;
+  *number = std::stod(text.substr(0, i));
+  *suffix = Lower(std::string_view(text).substr(i));
+  while (!suffix->empty() && suffix->front() == ' ') suffix->erase(0, 1);
+  return true;
+}
+
+}  // namespace
+
+Result<uint64_t> ParseSize(const std::string& text) {
+  double number = 0;
+  std::string unit;
+  if (!SplitNumber(text, &number, &unit))
+    return Status::BadInput("'" + text + "' is not a size (examples: 4096, 4k, 1m, 2g, 1MB, 1GiB)");
+  double multiplier = 0;
+  if (unit.empty() || unit == "b") multiplier = 1;
+  else if (unit == "k" || unit == "kib") multiplier = 1024.0;
+  else if (unit == "m" || unit == "mib") multiplier = 1024.0 * 1024;
+  else if (unit == "g" || unit == "gib") multiplier = 1024.0 * 1024 * 1024;
+  else if (unit == "t" || unit == "tib") multiplier = 1024.0 * 1024 * 1024 * 1024;
+  else if (unit == "kb") multiplier = 1e3;
+  else if (unit == "mb") multiplier = 1e6;
+  else if (unit == "gb") multiplier = 1e9;
+  else if (unit == "tb") multiplier = 1e12;
+  else
+    return Status::BadInput("unknown size unit '" + text.substr(text.size() - unit.size()) + "' in '" + text +
+                            "' (use k/m/g/t or KiB/MiB/GiB/TiB for binary, KB/MB/GB/TB for decimal)");
+  double bytes = number * multiplier;
+  if (bytes > 1e18) return Status::BadInput("size '" + text + "' is absurdly large");
+  double whole = std::round(bytes);
+  if (std::fabs(bytes - whole) > 1e-6) return Status::BadInput("size '" + text + "' is not a whole number of bytes");
+  return static_cast<uint64_t>(whole);
+}
+
+Result<double> ParseDuration(const std::string& text) {
+  double number = 0;
+  std::string unit;
+  if (!SplitNumber(text, &number, &unit))
+    return Status::BadInput("'" + text + "' is not a duration (examples: 10, 10s, 500ms, 2m)");
+  double seconds = 0;
+  if (unit.empty() || unit == "s") seconds = number;
+  else if (unit == "ms") seconds = number / 1000;
+  else if (unit == "m" || unit == "min") seconds = number * 60;
+  else if (unit == "h") seconds = number * 3600;
+  else return Status::BadInput("unknown time unit in '" + text + "' (use ms, s, m or h)");
+  if (seconds > 365.0 * 24 * 3600) return Status::BadInput("duration '" + text + "' is absurdly long");
+  return seconds;
+}
+
+std::string FormatSize(uint64_t bytes) {
+  static const char* const kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+  int unit = 0;
+  uint64_t value = bytes;
+  while (unit < 5 && value >= 1024 && value % 1024 == 0) {
+    value /= 1024;
+    ++unit;
+  }
+  if (unit == 0 && bytes >= 1024 * 1024) {
+    return fmt::format("{:.1f} MiB", bytes / (1024.0 * 1024));
+  }
+  return fmt::format("{} {}", value, kUnits[unit]);
+}
+
+}  // namespace nasperf

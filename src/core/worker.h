@@ -1,0 +1,48 @@
+// One worker thread's I/O loop: keeps the job's queue depth in flight on its engine,
+// times every I/O and records it. Nothing in the loop allocates, locks or makes a
+// system call beyond the engine's own.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+
+#include "nasperf/engine.h"
+#include "nasperf/job.h"
+#include "stats/histogram.h"
+#include "target/target.h"
+#include "workload/buffers.h"
+
+namespace nasperf {
+
+// Written by the worker, read by the sampler once a second. One cache line per worker.
+struct alignas(64) WorkerProgress {
+  std::atomic<uint64_t> read_bytes{0};   // measured bytes so far (after the ramp)
+  std::atomic<uint64_t> write_bytes{0};
+  std::atomic<bool> done{false};
+};
+
+// Set up by the runner before the thread starts; read-only for the worker but `stop`.
+struct WorkerContext {
+  const JobSpec* job = nullptr;
+  uint32_t index = 0;
+  uint64_t measure_start_ns = 0;  // completions before this are the ramp: not recorded
+  uint64_t deadline_ns = 0;       // 0: size-bound
+  std::atomic<bool>* stop = nullptr;
+  std::string target_name;        // for error messages
+};
+
+struct WorkerOutput {
+  LatencyHistogram read_latency;
+  LatencyHistogram write_latency;
+  uint64_t read_bytes = 0, write_bytes = 0;
+  uint64_t read_ios = 0, write_ios = 0;
+  uint64_t errors = 0;
+  uint64_t end_ns = 0;  // last completion (or the fsync after it)
+  Status error;         // the first failure, which also stopped every worker
+};
+
+void RunWorker(const WorkerContext& ctx, Engine& engine, const WorkerFile& file, BufferPool& buffers,
+               WorkerProgress& progress, WorkerOutput& out);
+
+}  // namespace nasperf

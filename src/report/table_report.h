@@ -1,0 +1,22 @@
+// Human-readable tables on stdout; every column states its unit.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "nasperf/result.h"
+
+namespace nasperf {
+
+// One run: a line per direction with MB/s, IOPS and latency percentiles.
+std::string RunTable(const RunResult& run);
+
+// CrystalDiskMark's layout: a row per test, read and write side by side.
+struct QuickRow {
+  std::string label;  // "SEQ1M Q8T1"
+  const RunResult* read = nullptr;
+  const RunResult* write = nullptr;
+};
+std::string QuickTable(const std::string& heading, const std::vector<QuickRow>& rows);
+
+}  // namespace nasperf

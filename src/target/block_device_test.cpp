@@ -1,0 +1,206 @@
+// Tests of block-device probing and the destructive-write gate, on real loop devices.
+#include "target/block_device.h"
+
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <utility>
+
+namespace nasperf {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr uint64_t kImageBytes = 64ull << 20;
+
+// A missing loop device or root may skip a test on a developer's machine; under CI the
+// runner provides both, so a skip there would hide a broken setup and counts as a failure.
+bool InCi() {
+  const char* ci = std::getenv("CI");
+  return ci != nullptr && std::string(ci) == "true";
+}
+#define SKIP_OR_FAIL_IN_CI(reason)                            \
+  do {                                                        \
+    if (InCi()) FAIL() << "CI=true, cannot skip: " << reason; \
+    GTEST_SKIP() << reason;                                   \
+  } while (0)
+
+struct CommandResult {
+  int exit_code;
+  std::string output;  // stdout and stderr, trailing newline removed
+};
+
+CommandResult Shell(const std::string& command) {
+  FILE* pipe = popen((command + " 2>&1").c_str(), "r");
+  if (pipe == nullptr) return {-1, std::strerror(errno)};
+  std::string output;
+  std::array<char, 256> chunk{};
+  while (fgets(chunk.data(), chunk.size(), pipe) != nullptr) output += chunk.data();
+  int status = pclose(pipe);
+  while (!output.empty() && output.back() == '\n') output.pop_back();
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
+}
+
+bool HaveCommand(const std::string& name) { return Shell("command -v " + name).exit_code == 0; }
+
+// Each test gets a fresh, zero-filled loop device over a sparse file in its own temp dir.
+// TearDown runs after fatal failures too, so nothing stays mounted or attached.
+class LoopDeviceTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (geteuid() != 0) SKIP_OR_FAIL_IN_CI("needs root to attach loop devices");
+    if (!HaveCommand("losetup")) SKIP_OR_FAIL_IN_CI("losetup not installed (util-linux)");
+    std::string pattern = (fs::temp_directory_path() / "nasperf-blk-XXXXXX").string();
+    ASSERT_NE(mkdtemp(pattern.data()), nullptr) << std::strerror(errno);
+    dir_ = pattern;
+    std::string image = dir_ + "/disk.img";
+    std::ofstream(image).close();
+    fs::resize_file(image, kImageBytes);
+    CommandResult attach = Shell("losetup --find --show " + image);
+    if (attach.exit_code != 0) SKIP_OR_FAIL_IN_CI("losetup failed: " + attach.output);
+    device_ = attach.output;
+  }
+
+  void TearDown() override {
+    if (!mount_dir_.empty() && Shell("umount " + mount_dir_).exit_code != 0) Shell("umount -l " + mount_dir_);
+    if (!device_.empty()) Shell("losetup -d " + device_);
+    if (!dir_.empty()) fs::remove_all(dir_);
+  }
+
+  // A skip here returns only from this helper: callers check IsSkipped().
+  void MakeExt4() {
+    if (!HaveCommand("mkfs.ext4")) SKIP_OR_FAIL_IN_CI("mkfs.ext4 not installed (e2fsprogs)");
+    CommandResult mkfs = Shell("mkfs.ext4 -q -F " + device_);
+    ASSERT_EQ(mkfs.exit_code, 0) << mkfs.output;
+  }
+
+  // An MBR with one Linux partition, written by hand so the test needs no sfdisk.
+  void WriteMbr() {
+    std::array<unsigned char, 512> sector{};
+    unsigned char* entry = &sector[446];
+    entry[4] = 0x83;  // Linux
+    auto put32 = [](unsigned char* at, uint32_t value) {
+      for (int i = 0; i < 4; ++i) at[i] = static_cast<unsigned char>(value >> (8 * i));
+    };
+    put32(entry + 8, 2048);                           // first LBA
+    put32(entry + 12, kImageBytes / 512 - 2048);      // sectors
+    sector[510] = 0x55;
+    sector[511] = 0xAA;
+    int fd = open(device_.c_str(), O_WRONLY);
+    ASSERT_GE(fd, 0) << std::strerror(errno);
+    EXPECT_EQ(pwrite(fd, sector.data(), sector.size(), 0), 512);
+    EXPECT_EQ(fsync(fd), 0);
+    close(fd);
+  }
+
+  std::string dir_;
+  std::string device_;
+  std::string mount_dir_;
+};
+
+void ExpectRefused(const Status& status, const std::string& device, const std::string& reason) {
+  EXPECT_EQ(status.kind(), ErrorKind::kBadInput) << status.message();
+  EXPECT_NE(status.message().find("refusing to write to " + device), std::string::npos) << status.message();
+  EXPECT_NE(status.message().find(reason), std::string::npos) << status.message();
+}
+
+TEST_F(LoopDeviceTest, BlankDeviceIsRefusedWhenNotNamed) {
+  ExpectRefused(CheckDestructiveWriteAllowed(device_, {}), device_, "--allow-destructive");
+  ExpectRefused(CheckDestructiveWriteAllowed(device_, {"/dev/null", dir_}), device_, "--allow-destructive");
+}
+
+TEST_F(LoopDeviceTest, BlankDeviceIsAllowedWhenNamed) {
+  Status status = CheckDestructiveWriteAllowed(device_, {device_});
+  EXPECT_TRUE(status.ok()) << status.message();
+}
+
+TEST_F(LoopDeviceTest, SymlinkNamesTheSameDevice) {
+  std::string link = dir_ + "/disk-link";
+  fs::create_symlink(device_, link);
+  Status by_link = CheckDestructiveWriteAllowed(device_, {link});
+  EXPECT_TRUE(by_link.ok()) << by_link.message();
+  Status to_link = CheckDestructiveWriteAllowed(link, {device_});
+  EXPECT_TRUE(to_link.ok()) << to_link.message();
+}
+
+TEST_F(LoopDeviceTest, Ext4IsRefused) {
+  ASSERT_NO_FATAL_FAILURE(MakeExt4());
+  if (IsSkipped()) return;
+  ExpectRefused(CheckDestructiveWriteAllowed(device_, {device_}), device_, "ext4");
+}
+
+TEST_F(LoopDeviceTest, PartitionTableIsRefused) {
+  ASSERT_NO_FATAL_FAILURE(WriteMbr());
+  ExpectRefused(CheckDestructiveWriteAllowed(device_, {device_}), device_, "dos partition table");
+}
+
+TEST_F(LoopDeviceTest, MountedIsRefused) {
+  ASSERT_NO_FATAL_FAILURE(MakeExt4());
+  if (IsSkipped()) return;
+  std::string target = dir_ + "/mnt";
+  fs::create_directory(target);
+  CommandResult mount = Shell("mount " + device_ + " " + target);
+  if (mount.exit_code != 0) SKIP_OR_FAIL_IN_CI("mount failed: " + mount.output);
+  mount_dir_ = target;
+  ExpectRefused(CheckDestructiveWriteAllowed(device_, {device_}), device_, "mounted on " + target);
+}
+
+TEST_F(LoopDeviceTest, ExclusiveOpenElsewhereIsRefused) {
+  int holder = open(device_.c_str(), O_RDONLY | O_EXCL);
+  ASSERT_GE(holder, 0) << std::strerror(errno);
+  ExpectRefused(CheckDestructiveWriteAllowed(device_, {device_}), device_, "in use");
+  close(holder);
+}
+
+TEST_F(LoopDeviceTest, ProbeReportsSizeAndBlockSizes) {
+  Result<BlockDeviceInfo> info = ProbeBlockDevice(device_);
+  ASSERT_TRUE(info.ok()) << info.status().message();
+  EXPECT_EQ(info.value().size_bytes, kImageBytes);
+  EXPECT_EQ(info.value().logical_block_bytes, 512u);
+  EXPECT_GE(info.value().physical_block_bytes, 512u);
+  EXPECT_TRUE(IsBlockDevice(device_));
+}
+
+class PlainFileTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string pattern = (fs::temp_directory_path() / "nasperf-blk-XXXXXX").string();
+    ASSERT_NE(mkdtemp(pattern.data()), nullptr) << std::strerror(errno);
+    dir_ = pattern;
+    file_ = dir_ + "/file";
+    std::ofstream(file_) << "data";
+  }
+  void TearDown() override {
+    if (!dir_.empty()) fs::remove_all(dir_);
+  }
+  std::string dir_;
+  std::string file_;
+};
+
+TEST_F(PlainFileTest, IsNotABlockDevice) {
+  EXPECT_FALSE(IsBlockDevice(file_));
+  EXPECT_FALSE(IsBlockDevice(dir_));
+  EXPECT_FALSE(IsBlockDevice(dir_ + "/missing"));
+}
+
+TEST_F(PlainFileTest, WriteCheckRefusesRegularFileAndMissingPath) {
+  ExpectRefused(CheckDestructiveWriteAllowed(file_, {file_}), file_, "not a block device");
+  EXPECT_EQ(CheckDestructiveWriteAllowed(dir_ + "/missing", {}).kind(), ErrorKind::kBadInput);
+}
+
+TEST_F(PlainFileTest, ProbeRefusesRegularFileAndMissingPath) {
+  EXPECT_EQ(ProbeBlockDevice(file_).status().kind(), ErrorKind::kBadInput);
+  EXPECT_EQ(ProbeBlockDevice(dir_ + "/missing").status().kind(), ErrorKind::kBadInput);
+}
+
+}  // namespace
+}  // namespace nasperf

@@ -1,0 +1,35 @@
+// A directory: nasperf creates one .nasperf-<pid>-<thread>.dat file per worker thread
+// there and removes them when the target is destroyed (also after errors and Ctrl-C).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "target/target.h"
+
+namespace nasperf {
+
+class DirectoryTarget final : public Target {
+ public:
+  explicit DirectoryTarget(std::string path) : path_(std::move(path)) {}
+  ~DirectoryTarget() override;
+  std::string description() const override { return path_; }
+  bool SupportsDirect(std::string* why) override;
+  Status Check(const JobSpec& job) override;
+  Result<std::vector<WorkerFile>> Open(const JobSpec& job) override;
+
+ private:
+  std::string FilePath(uint32_t thread) const;
+  // Creates and removes an empty probe file; returns its O_DIRECT alignment when `direct`.
+  Result<uint32_t> Probe(bool direct);
+
+  std::string path_;
+  struct OwnFile {
+    std::string path;
+    uint64_t data_bytes = 0;   // bytes laid out with real data
+    uint64_t size_bytes = 0;   // bytes reserved
+  };
+  std::vector<OwnFile> files_;
+};
+
+}  // namespace nasperf

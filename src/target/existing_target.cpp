@@ -1,0 +1,70 @@
+// ExistingTarget: checks and regions for user files and block devices.
+#include "target/existing_target.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+
+#include "core/units.h"
+#include "target/block_device.h"
+#include "target/file_layout.h"
+
+namespace nasperf {
+namespace {
+
+bool IsOwnFile(const std::string& path) {
+  size_t slash = path.find_last_of('/');
+  std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
+  return base.rfind(".nasperf-", 0) == 0;
+}
+
+}  // namespace
+
+std::optional<uint64_t> ExistingTarget::natural_size(uint32_t threads) const {
+  return size_bytes_ / (threads ? threads : 1);
+}
+
+bool ExistingTarget::SupportsDirect(std::string* why) {
+  int fd = ::open(path_.c_str(), O_RDONLY | O_DIRECT | O_CLOEXEC);
+  if (fd < 0) {
+    if (why) *why = "the file system does not support O_DIRECT";
+    return false;
+  }
+  ::close(fd);
+  return true;
+}
+
+Status ExistingTarget::Check(const JobSpec& job) {
+  if (DoesWrites(job.rw)) {
+    if (is_device_) {
+      if (Status s = CheckDestructiveWriteAllowed(path_, options_.allow_destructive); !s.ok()) return s;
+    } else if (!IsOwnFile(path_)) {
+      return Status::BadInput("TARGET: " + path_ +
+                              " is an existing file that nasperf did not create; it only reads such files "
+                              "(give a directory to write in)");
+    }
+  }
+  if (static_cast<double>(job.size) * job.threads > static_cast<double>(size_bytes_))
+    return Status::BadInput("--size: " + std::to_string(job.threads) + " x " + FormatSize(job.size) + " is more than the " +
+                            FormatSize(size_bytes_) + " of " + path_);
+  ScopedFd fd(::open(path_.c_str(), OpenFlagsFor(job)));
+  if (!fd.valid()) {
+    if (job.direct && errno == EINVAL)
+      return Status::BadInput("--direct: the file system holding " + path_ + " does not support O_DIRECT; drop --direct");
+    return ErrnoStatus("TARGET: cannot open", path_, errno, ErrorKind::kBadInput);
+  }
+  return CheckDirectAlignment(job, job.direct ? DirectIoAlignment(fd.get()) : 0, path_);
+}
+
+Result<std::vector<WorkerFile>> ExistingTarget::Open(const JobSpec& job) {
+  std::vector<WorkerFile> out;
+  for (uint32_t t = 0; t < job.threads; ++t) {
+    ScopedFd fd(::open(path_.c_str(), OpenFlagsFor(job)));
+    if (!fd.valid()) return ErrnoStatus("open", path_, errno);
+    out.push_back(WorkerFile{std::move(fd), job.size * t, job.size});
+  }
+  return out;
+}
+
+}  // namespace nasperf

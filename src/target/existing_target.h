@@ -1,0 +1,29 @@
+// An existing file or block device, shared by the worker threads (one region each).
+// Read-only unless it is nasperf's own .nasperf-* file, or a block device that
+// --allow-destructive names and that holds nothing (see block_device.h).
+#pragma once
+
+#include <string>
+
+#include "target/target.h"
+
+namespace nasperf {
+
+class ExistingTarget final : public Target {
+ public:
+  ExistingTarget(std::string path, bool is_device, uint64_t size_bytes, TargetOptions options)
+      : path_(std::move(path)), is_device_(is_device), size_bytes_(size_bytes), options_(std::move(options)) {}
+  std::string description() const override { return path_; }
+  std::optional<uint64_t> natural_size(uint32_t threads) const override;
+  bool SupportsDirect(std::string* why) override;
+  Status Check(const JobSpec& job) override;
+  Result<std::vector<WorkerFile>> Open(const JobSpec& job) override;
+
+ private:
+  std::string path_;
+  bool is_device_;
+  uint64_t size_bytes_;
+  TargetOptions options_;
+};
+
+}  // namespace nasperf

@@ -1,0 +1,76 @@
+// Laying out test files and asking the file system about O_DIRECT and space.
+#include "target/file_layout.h"
+
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#include <cerrno>
+
+#include "core/units.h"
+#include "platform/signals.h"
+#include "workload/buffers.h"
+
+namespace nasperf {
+
+Status LayOutFile(int fd, const std::string& path, uint64_t bytes, const BufferPattern& pattern) {
+  constexpr uint64_t kChunk = 1 << 20;
+  Result<BufferPool> pool = BufferPool::Create(1, kChunk, pattern, 0xA11CE);
+  if (!pool.ok()) return pool.status();
+  for (uint64_t at = 0; at < bytes;) {
+    if (InterruptRequested()) return Status::Interrupted();
+    uint64_t len = bytes - at < kChunk ? bytes - at : kChunk;
+    pool.value().StampForWrite(0, at);
+    ssize_t n = ::pwrite(fd, pool.value().slot(0), len, static_cast<off_t>(at));
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return ErrnoStatus("laying out", path + " at " + FormatSize(at), errno);
+    }
+    at += static_cast<uint64_t>(n);
+  }
+  if (::fsync(fd) != 0) return ErrnoStatus("fsync", path, errno);
+  posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+  return Status::Ok();
+}
+
+Status ReserveFile(int fd, const std::string& path, uint64_t bytes) {
+  if (::fallocate(fd, 0, 0, static_cast<off_t>(bytes)) == 0) return Status::Ok();
+  if (errno != EOPNOTSUPP && errno != ENOSYS) return ErrnoStatus("reserving space for", path, errno);
+  if (::ftruncate(fd, static_cast<off_t>(bytes)) != 0) return ErrnoStatus("extending", path, errno);
+  return Status::Ok();
+}
+
+uint32_t DirectIoAlignment(int fd) {
+#ifdef STATX_DIOALIGN
+  struct statx sx {};
+  if (statx(fd, "", AT_EMPTY_PATH, STATX_DIOALIGN, &sx) == 0 && (sx.stx_mask & STATX_DIOALIGN))
+    return sx.stx_dio_offset_align;
+#endif
+  struct stat st {};
+  if (fstat(fd, &st) == 0 && S_ISBLK(st.st_mode)) {
+    int logical = 0;
+    if (ioctl(fd, BLKSSZGET, &logical) == 0 && logical > 0) return static_cast<uint32_t>(logical);
+  }
+  return 512;  // what every file system that accepted the O_DIRECT open supports
+}
+
+Result<uint64_t> FreeBytes(const std::string& path) {
+  struct statvfs vfs {};
+  if (statvfs(path.c_str(), &vfs) != 0) return ErrnoStatus("statvfs", path, errno, ErrorKind::kBadInput);
+  return static_cast<uint64_t>(vfs.f_bavail) * vfs.f_frsize;
+}
+
+Status CheckDirectAlignment(const JobSpec& job, uint32_t alignment, const std::string& where) {
+  if (!job.direct || alignment == 0) return Status::Ok();
+  if (job.bs % alignment != 0)
+    return Status::BadInput("--bs: " + std::to_string(job.bs) + " B is not a multiple of the " +
+                            std::to_string(alignment) + " B logical block size that --direct needs on " + where);
+  if (job.size < alignment)
+    return Status::BadInput("--size: smaller than the " + std::to_string(alignment) + " B block --direct needs");
+  return Status::Ok();
+}
+
+}  // namespace nasperf

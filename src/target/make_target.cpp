@@ -1,0 +1,41 @@
+// MakeTarget: from what the user typed to a Target.
+#include <fcntl.h>
+#include <sys/stat.h>
+
+#include <cerrno>
+
+#include "target/block_device.h"
+#include "target/directory_target.h"
+#include "target/existing_target.h"
+#include "target/null_target.h"
+#include "target/target.h"
+
+namespace nasperf {
+
+int OpenFlagsFor(const JobSpec& job) {
+  int flags = O_CLOEXEC | (DoesWrites(job.rw) ? O_RDWR : O_RDONLY);
+  if (job.direct) flags |= O_DIRECT;
+  return flags;
+}
+
+Result<std::unique_ptr<Target>> MakeTarget(const std::string& spec, const TargetOptions& options) {
+  if (spec == "null:") return std::unique_ptr<Target>(new NullTarget());
+  size_t scheme = spec.find("://");
+  if (scheme != std::string::npos)
+    return Status::BadInput("TARGET: " + spec.substr(0, scheme) + ":// targets are not supported by this nasperf yet");
+  if (spec.empty()) return Status::BadInput("TARGET: empty path");
+  struct stat st {};
+  if (::stat(spec.c_str(), &st) != 0)
+    return ErrnoStatus("TARGET:", spec, errno, ErrorKind::kBadInput);
+  if (S_ISDIR(st.st_mode)) return std::unique_ptr<Target>(new DirectoryTarget(spec));
+  if (S_ISREG(st.st_mode))
+    return std::unique_ptr<Target>(new ExistingTarget(spec, false, static_cast<uint64_t>(st.st_size), options));
+  if (S_ISBLK(st.st_mode)) {
+    Result<BlockDeviceInfo> info = ProbeBlockDevice(spec);
+    if (!info.ok()) return info.status();
+    return std::unique_ptr<Target>(new ExistingTarget(spec, true, info.value().size_bytes, options));
+  }
+  return Status::BadInput("TARGET: " + spec + " is not a directory, a regular file or a block device");
+}
+
+}  // namespace nasperf

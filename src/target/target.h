@@ -1,0 +1,51 @@
+// Targets: where a job's I/O goes (a directory, an existing file, a block device, null:).
+// A target checks a job before anything is written, prepares and opens one file region
+// per worker thread, and removes every file it created when it is destroyed.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "nasperf/job.h"
+#include "nasperf/status.h"
+#include "platform/scoped_fd.h"
+
+namespace nasperf {
+
+// One worker's share of the target: its open file and the byte range it may touch.
+struct WorkerFile {
+  ScopedFd fd;  // invalid for null:
+  uint64_t base_offset = 0;
+  uint64_t region_bytes = 0;
+};
+
+struct TargetOptions {
+  std::vector<std::string> allow_destructive;  // devices the user allowed writes to
+};
+
+class Target {
+ public:
+  virtual ~Target() = default;
+  // What the user named, as shown in results ("/tmp", "null:", "/dev/sdb").
+  virtual std::string description() const = 0;
+  virtual bool is_null() const { return false; }
+  // Size a job should use when the user gave none (per thread); nullopt: the job default.
+  virtual std::optional<uint64_t> natural_size(uint32_t threads) const { return std::nullopt; }
+  // Whether O_DIRECT works here; `why` says why not (for the fall-back note).
+  virtual bool SupportsDirect(std::string* why) { return true; }
+  // Every check that needs the target: space, permissions, O_DIRECT, alignment, safety.
+  // Writes nothing.
+  virtual Status Check(const JobSpec& job) = 0;
+  // Creates and lays out files as the job needs, then opens one per thread.
+  virtual Result<std::vector<WorkerFile>> Open(const JobSpec& job) = 0;
+};
+
+Result<std::unique_ptr<Target>> MakeTarget(const std::string& spec, const TargetOptions& options);
+
+// Open flags a job needs: read-only for read jobs, O_DIRECT when asked.
+int OpenFlagsFor(const JobSpec& job);
+
+}  // namespace nasperf
