@@ -75,7 +75,7 @@ int QuickCommand(const QuickCommandOptions& options) {
     progress.SetLabel(fmt::format("{} {} ({}/{})", test.label, direction, i + 1, jobs.size()));
     std::string name = options.common.name.empty() ? std::string(test.label) + " " + direction : options.common.name;
     RunOutcome outcome = RunRepeated(jobs[i], target, RunLabels{name, tags.value()},
-                                     [&](const Sample& s) { progress.Show(s); });
+                                     RunHooks{[&](const Sample& s) { progress.Show(s); }, {}});
     progress.Clear();
     outcome.result.test = test.label;
     outcome.result.notes.insert(outcome.result.notes.end(), notes.begin(), notes.end());

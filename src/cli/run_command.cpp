@@ -25,7 +25,7 @@ int RunCommand(const RunCommandOptions& options) {
   InstallInterruptHandler();
   ProgressLine progress(!options.common.json);
   RunOutcome outcome = RunRepeated(job.value(), *target.value(), RunLabels{options.common.name, tags.value()},
-                                   [&](const Sample& s) { progress.Show(s); });
+                                   RunHooks{[&](const Sample& s) { progress.Show(s); }, {}});
   progress.Clear();
   target.value().reset();  // removes nasperf's files before anything is printed
 

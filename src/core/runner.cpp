@@ -71,7 +71,7 @@ DirectionResult SummariseDirection(uint64_t bytes, uint64_t ios, double seconds,
   return d;
 }
 
-RunOutcome RunJob(const JobSpec& job, Target& target, const RunLabels& labels, const SampleCallback& on_sample) {
+RunOutcome RunJob(const JobSpec& job, Target& target, const RunLabels& labels, const RunHooks& hooks) {
   RunOutcome outcome;
   RunResult& r = outcome.result;
   r.name = labels.name;
@@ -92,7 +92,7 @@ RunOutcome RunJob(const JobSpec& job, Target& target, const RunLabels& labels, c
   std::vector<std::unique_ptr<WorkerSlot>> slots;
   for (uint32_t t = 0; t < job.threads; ++t) {
     auto slot = std::make_unique<WorkerSlot>();
-    Result<std::unique_ptr<Engine>> engine = MakeEngine(r.engine);
+    Result<std::unique_ptr<Engine>> engine = hooks.make_engine ? hooks.make_engine(r.engine) : MakeEngine(r.engine);
     if (!engine.ok()) return {r, engine.status()};
     slot->engine = std::move(engine).value();
     slot->depth = slot->engine->caps().asynchronous ? job.qd : 1;
@@ -158,7 +158,7 @@ RunOutcome RunJob(const JobSpec& job, Target& target, const RunLabels& labels, c
     Sample sample{static_cast<double>(now - measure_start_ns) / 1e9, (read - last_read) / interval_s / 1e6,
                   (write - last_write) / interval_s / 1e6};
     r.samples.push_back(sample);
-    if (on_sample) on_sample(sample);
+    if (hooks.on_sample) hooks.on_sample(sample);
     last_sample_ns = now;
     last_read = read;
     last_write = write;
@@ -225,10 +225,10 @@ RunOutcome RunJob(const JobSpec& job, Target& target, const RunLabels& labels, c
   return outcome;
 }
 
-RunOutcome RunRepeated(const JobSpec& job, Target& target, const RunLabels& labels, const SampleCallback& on_sample) {
+RunOutcome RunRepeated(const JobSpec& job, Target& target, const RunLabels& labels, const RunHooks& hooks) {
   std::vector<RunOutcome> repeats;
   for (uint32_t i = 0; i < job.repeat; ++i) {
-    repeats.push_back(RunJob(job, target, labels, on_sample));
+    repeats.push_back(RunJob(job, target, labels, hooks));
     if (!repeats.back().status.ok()) return std::move(repeats.back());
   }
   if (repeats.size() == 1) return std::move(repeats.front());

@@ -7,6 +7,7 @@
 #include <map>
 #include <string>
 
+#include "nasperf/engine.h"
 #include "nasperf/result.h"
 #include "nasperf/status.h"
 #include "target/target.h"
@@ -24,16 +25,20 @@ struct RunOutcome {
   Status status;
 };
 
-// Called once a second with the latest sample (for progress lines). May be empty.
-using SampleCallback = std::function<void(const Sample&)>;
+// Ways to watch or alter a run from outside, for progress lines and tests.
+struct RunHooks {
+  // Called once a second with the latest sample. May be empty.
+  std::function<void(const Sample&)> on_sample;
+  // Makes each worker's engine; empty means MakeEngine. Tests wrap engines here.
+  std::function<Result<std::unique_ptr<Engine>>(const std::string& name)> make_engine;
+};
 
 // Runs `job` once. The target must have passed Check(job).
-RunOutcome RunJob(const JobSpec& job, Target& target, const RunLabels& labels, const SampleCallback& on_sample = {});
+RunOutcome RunJob(const JobSpec& job, Target& target, const RunLabels& labels, const RunHooks& hooks = {});
 
 // Runs `job` job.repeat times and reports the repeat with the median total throughput,
 // with every repeat's figure in repeat_mb_per_s. Stops at the first failed repeat.
-RunOutcome RunRepeated(const JobSpec& job, Target& target, const RunLabels& labels,
-                       const SampleCallback& on_sample = {});
+RunOutcome RunRepeated(const JobSpec& job, Target& target, const RunLabels& labels, const RunHooks& hooks = {});
 
 // Fills throughput, IOPS and latency figures of a direction from its raw counts.
 DirectionResult SummariseDirection(uint64_t bytes, uint64_t ios, double seconds, uint64_t errors,

@@ -46,12 +46,11 @@ class OffsetGenerator {
   OffsetGenerator(bool random, uint64_t base, uint64_t region_bytes, uint64_t block_bytes, uint64_t seed);
   uint64_t blocks() const { return blocks_; }
   uint64_t Next() {
-    uint64_t index = position_;
+    uint64_t block = random_ ? permutation_.Map(position_) : position_;
     if (++position_ == blocks_) {  // a pass is over: start again, in a new order
       position_ = 0;
       if (random_) permutation_.Rekey(++pass_ * 0x9E3779B97F4A7C15ull ^ seed_);
     }
-    uint64_t block = random_ ? permutation_.Map(index) : index;
     return base_ + block * block_bytes_;
   }
 
