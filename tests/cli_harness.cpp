@@ -1,5 +1,4 @@
-// Test harness for the end-to-end CLI tests: fork/execv with captured output and a
-// timeout, scratch directories, mounts and loop devices. See cli_harness.h.
+// E2E test harness: fork/execv with captured output and a timeout, temp dirs, mounts, loop devices.
 #include "cli_harness.h"
 
 #include <dirent.h>
@@ -18,8 +17,8 @@
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
-#include <cmath>
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -35,9 +34,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double SecondsSince(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
+double SecondsSince(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
 void CloseFd(int& fd) {
   if (fd >= 0) ::close(fd);
@@ -46,7 +43,8 @@ void CloseFd(int& fd) {
 
 // Forks and execs; the child gets /dev/null on stdin, the write ends of two pipes on
 // stdout and stderr, default signal dispositions and an empty signal mask.
-pid_t Spawn(const std::string& program, const std::vector<std::string>& args, int* out_fd, int* err_fd) {
+pid_t Spawn(const std::string& program, const std::vector<std::string>& args, const std::string& cwd, int* out_fd,
+            int* err_fd) {
   int out_pipe[2], err_pipe[2];
   if (::pipe2(out_pipe, O_CLOEXEC) != 0) return -1;
   if (::pipe2(err_pipe, O_CLOEXEC) != 0) {
@@ -68,6 +66,7 @@ pid_t Spawn(const std::string& program, const std::vector<std::string>& args, in
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, nullptr);
     for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGQUIT}) signal(sig, SIG_DFL);
+    if (!cwd.empty() && ::chdir(cwd.c_str()) != 0) _exit(126);
     int devnull = ::open("/dev/null", O_RDONLY);
     if (devnull < 0 || ::dup2(devnull, 0) < 0 || ::dup2(out_pipe[1], 1) < 0 || ::dup2(err_pipe[1], 2) < 0) _exit(126);
     ::execv(program.c_str(), argv.data());
@@ -102,7 +101,8 @@ void FillStatus(int status, CliResult* r) {
 CliResult Collect(pid_t* pid, int* out_fd, int* err_fd, double timeout_s) {
   CliResult r;
   const Clock::time_point start = Clock::now();
-  const Clock::time_point deadline = start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(timeout_s));
+  const Clock::time_point deadline =
+      start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(timeout_s));
   bool killed = false;
   char buf[65536];
   while (*out_fd >= 0 || *err_fd >= 0) {
@@ -155,8 +155,10 @@ CliResult Collect(pid_t* pid, int* out_fd, int* err_fd, double timeout_s) {
 }
 
 int RemoveEntry(const char* path, const struct stat*, int type, struct FTW*) {
-  if (type == FTW_DP) ::rmdir(path);
-  else ::unlink(path);
+  if (type == FTW_DP)
+    ::rmdir(path);
+  else
+    ::unlink(path);
   return 0;
 }
 
@@ -164,10 +166,11 @@ int RemoveEntry(const char* path, const struct stat*, int type, struct FTW*) {
 
 const char* NasperfBinary() { return NASPERF_BINARY; }
 
-CliResult RunProgram(const std::string& program, const std::vector<std::string>& args, double timeout_s) {
+CliResult RunProgram(const std::string& program, const std::vector<std::string>& args, double timeout_s,
+                     const std::string& cwd) {
   int out_fd = -1, err_fd = -1;
   const Clock::time_point start = Clock::now();
-  pid_t pid = Spawn(program, args, &out_fd, &err_fd);
+  pid_t pid = Spawn(program, args, cwd, &out_fd, &err_fd);
   if (pid < 0) {
     CliResult r;
     r.err = std::string("cli_harness: cannot start ") + program + ": " + std::strerror(errno);
@@ -178,8 +181,8 @@ CliResult RunProgram(const std::string& program, const std::vector<std::string>&
   return r;
 }
 
-CliResult RunNasperf(const std::vector<std::string>& args, double timeout_s) {
-  return RunProgram(NasperfBinary(), args, timeout_s);
+CliResult RunNasperf(const std::vector<std::string>& args, double timeout_s, const std::string& cwd) {
+  return RunProgram(NasperfBinary(), args, timeout_s, cwd);
 }
 
 BackgroundProcess::BackgroundProcess(BackgroundProcess&& other) noexcept
@@ -221,7 +224,7 @@ CliResult BackgroundProcess::Finish(double timeout_s) {
 
 BackgroundProcess StartProgram(const std::string& program, const std::vector<std::string>& args) {
   BackgroundProcess p;
-  p.pid_ = Spawn(program, args, &p.out_fd_, &p.err_fd_);
+  p.pid_ = Spawn(program, args, "", &p.out_fd_, &p.err_fd_);
   return p;
 }
 
@@ -327,8 +330,7 @@ std::string WaitForNasperfFile(const std::string& dir, double timeout_s, uint64_
   while (SecondsSince(start) < timeout_s) {
     for (const std::string& name : NasperfFiles(dir)) {
       struct stat st {};
-      if (::stat((dir + "/" + name).c_str(), &st) == 0 && static_cast<uint64_t>(st.st_size) >= min_bytes)
-        return name;
+      if (::stat((dir + "/" + name).c_str(), &st) == 0 && static_cast<uint64_t>(st.st_size) >= min_bytes) return name;
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(2));
   }
@@ -373,12 +375,14 @@ bool IsRoot() { return ::geteuid() == 0; }
 bool RefusesODirect(const std::string& dir) {
   std::string probe = dir + "/odirect-probe-" + std::to_string(::getpid());
   int fd = ::open(probe.c_str(), O_CREAT | O_EXCL | O_RDWR | O_DIRECT | O_CLOEXEC, 0600);
+  const int err = errno;
+  // Some file systems (ramfs) create the file and only then refuse O_DIRECT with EINVAL.
+  ::unlink(probe.c_str());
   if (fd >= 0) {
     ::close(fd);
-    ::unlink(probe.c_str());
     return false;
   }
-  return errno == EINVAL;
+  return err == EINVAL;
 }
 
 ::testing::AssertionResult ParseJson(const std::string& text, nlohmann::json* doc) {
@@ -510,8 +514,8 @@ bool Near(double actual, double expected, double rel) {
     const double mean = lat["mean"], p50 = lat["p50"], p90 = lat["p90"], p99 = lat["p99"], p999 = lat["p999"],
                  max = lat["max"];
     if (!(0 <= p50 && p50 <= p90 && p90 <= p99 && p99 <= p999 && p999 <= max))
-      why << dir << ": latency percentiles out of order: p50 " << p50 << " p90 " << p90 << " p99 " << p99
-          << " p999 " << p999 << " max " << max << "; ";
+      why << dir << ": latency percentiles out of order: p50 " << p50 << " p90 " << p90 << " p99 " << p99 << " p999 "
+          << p999 << " max " << max << "; ";
     if (!(mean > 0 && mean <= max)) why << dir << ": mean latency " << mean << " not in (0, max " << max << "]; ";
   }
   for (const char* key : {"user_pct", "sys_pct"})
@@ -536,7 +540,8 @@ uint64_t TotalBytes(const nlohmann::json& run) {
     for (char c : line) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     if (line.empty() || lower.rfind("warning", 0) == 0 || lower.rfind("note", 0) == 0) continue;
     return ::testing::AssertionFailure() << "stderr has a line that is not a warning or progress: '" << raw
-                                         << "'\nfull stderr:\n" << err;
+                                         << "'\nfull stderr:\n"
+                                         << err;
   }
   return ::testing::AssertionSuccess();
 }

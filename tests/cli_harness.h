@@ -1,39 +1,37 @@
-// Test harness for the end-to-end CLI tests: runs the built nasperf binary (no shell),
-// captures its output, and provides scratch directories, mounts and loop devices.
+// E2E test harness: runs nasperf (fork/execv, no shell) with captured output; temp dirs, mounts, loop devices.
 #pragma once
 
+#include <gtest/gtest.h>
 #include <sys/types.h>
 
-#include <gtest/gtest.h>
-
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace nasperf::e2e {
 
 // What a finished child process left behind.
 struct CliResult {
-  int exit_code = -1;     // exit status; -1 when killed by a signal or not started
-  int term_signal = 0;    // the signal that killed it, 0 when it exited
-  bool timed_out = false; // the harness killed it (SIGKILL) after the timeout
-  std::string out;        // everything it wrote on stdout
-  std::string err;        // everything it wrote on stderr
-  double elapsed_s = 0;   // wall time from start to exit
+  int exit_code = -1;      // exit status; -1 when killed by a signal or not started
+  int term_signal = 0;     // the signal that killed it, 0 when it exited
+  bool timed_out = false;  // the harness killed it (SIGKILL) after the timeout
+  std::string out;         // everything it wrote on stdout
+  std::string err;         // everything it wrote on stderr
+  double elapsed_s = 0;    // wall time from start to exit
 };
 
 // Path of the nasperf binary under test (the NASPERF_BINARY compile definition).
 const char* NasperfBinary();
 
 // Runs `program` with `args` (argv[1..]) via fork/execv — no shell, no PATH lookup —
-// stdin from /dev/null, stdout and stderr captured. After `timeout_s` the child is
-// killed by its PID with SIGKILL and `timed_out` is set.
-CliResult RunProgram(const std::string& program, const std::vector<std::string>& args, double timeout_s = 60);
+// stdin from /dev/null, stdout and stderr captured, in directory `cwd` when not empty.
+// After `timeout_s` the child is killed by its PID with SIGKILL and `timed_out` is set.
+CliResult RunProgram(const std::string& program, const std::vector<std::string>& args, double timeout_s = 60,
+                     const std::string& cwd = "");
 
 // RunProgram on the nasperf binary.
-CliResult RunNasperf(const std::vector<std::string>& args, double timeout_s = 60);
+CliResult RunNasperf(const std::vector<std::string>& args, double timeout_s = 60, const std::string& cwd = "");
 
 // A nasperf process running in the background, for signal tests. The destructor kills
 // (SIGKILL) and reaps the child if Finish() was not called.
@@ -88,7 +86,7 @@ class TempDir {
 // unmounted (lazily if busy) when destroyed.
 class ScopedMount {
  public:
-  // `flags` are MS_* flags; `error` receives strerror when the mount fails.
+  // `flags` are MS_* flags, `data` the fs options; error() says why when ok() is false.
   ScopedMount(const std::string& source, const std::string& dir, const std::string& fstype, unsigned long flags,
               const std::string& data);
   ScopedMount(const ScopedMount&) = delete;
@@ -167,11 +165,11 @@ uint64_t TotalBytes(const nlohmann::json& run);
 
 // A test that needs something this machine lacks (root, a file system, a device) skips on
 // a user's machine but fails under CI, where .ci/run provides everything.
-#define NASPERF_SKIP_OR_FAIL(reason)                                                        \
-  do {                                                                                     \
-    if (::nasperf::e2e::InCi()) {                                                          \
-      FAIL() << "missing capability (a failure because CI=true): " << (reason);            \
-    } else {                                                                               \
-      GTEST_SKIP() << (reason);                                                            \
-    }                                                                                      \
+#define NASPERF_SKIP_OR_FAIL(reason)                                            \
+  do {                                                                          \
+    if (::nasperf::e2e::InCi()) {                                               \
+      FAIL() << "missing capability (a failure because CI=true): " << (reason); \
+    } else {                                                                    \
+      GTEST_SKIP() << (reason);                                                 \
+    }                                                                           \
   } while (0)

@@ -6,6 +6,7 @@
 
 #include "cli/commands.h"
 #include "nasperf/version.h"
+#include "platform/signals.h"
 
 namespace nasperf {
 
@@ -46,6 +47,18 @@ int CliMain(int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
+    if (argc > 1 && argv[1][0] != '-') {
+      std::string names;
+      bool known = false;
+      for (const CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) {
+        known = known || sub->get_name() == argv[1];
+        names += (names.empty() ? "" : ", ") + sub->get_name();
+      }
+      if (!known) {
+        std::fprintf(stderr, "nasperf: unknown command '%s' (commands: %s)\n", argv[1], names.c_str());
+        return 2;
+      }
+    }
     std::string what = e.what();
     for (char& c : what)
       if (c == '\n') c = ' ';
@@ -53,6 +66,8 @@ int CliMain(int argc, char** argv) {
     return 2;
   }
 
+  // From here on Ctrl-C is ours: it stops the run and the normal unwind removes our files.
+  InstallInterruptHandler();
   try {
     if (*run_cmd) return RunCommand(run);
     if (*quick_cmd) return QuickCommand(quick);

@@ -8,7 +8,7 @@ namespace nasperf {
 void AddCommonOptions(CLI::App& app, CommonOptions& options) {
   app.add_flag("--json", options.json, "print the JSON result document on stdout (nothing else)");
   app.add_option("--name", options.name, "a name for this run");
-  app.add_option("--tag", options.tags, "label the run: --tag key=value (repeatable)")->take_all();
+  app.add_option("--tag", options.tags, "label the run: --tag key=value (repeatable)")->allow_extra_args(false);
 }
 
 Result<std::map<std::string, std::string>> ParseTags(const std::vector<std::string>& tags) {
@@ -37,10 +37,11 @@ void AddJobOptions(CLI::App& app, JobOptions& o, JobOptionSet set) {
   app.add_option("--qd", o.qd, "I/Os in flight per thread (default 1)");
   app.add_option("--threads", o.threads, "worker threads, each with its own file (default 1)");
   app.add_option("--time", o.time, "run for this long, looping over the file (default: one pass)");
-  app.add_option("--ramp", o.ramp, "seconds at the start left out of the results");
+  app.add_option("--ramp", o.ramp, "time at the start left out of the results (added before --time)");
   app.add_flag("--direct", o.direct, "O_DIRECT: bypass the page cache");
   app.add_flag("--fsync", o.fsync, "fsync before the write clock stops");
-  app.add_option("--allow-destructive", o.allow_destructive, "allow writes to this block device (destroys its data)");
+  app.add_option("--allow-destructive", o.allow_destructive, "allow writes to this block device (destroys its data)")
+      ->allow_extra_args(false);
 }
 
 Result<uint64_t> ParseCount(const std::string& text, const std::string& option) {

@@ -7,7 +7,6 @@
 #include "cli/progress.h"
 #include "core/runner.h"
 #include "core/units.h"
-#include "platform/signals.h"
 #include "report/json_report.h"
 #include "report/table_report.h"
 
@@ -65,7 +64,6 @@ int QuickCommand(const QuickCommandOptions& options) {
     }
   }
 
-  InstallInterruptHandler();
   ProgressLine progress(!options.common.json);
   std::vector<RunResult> results;
   Status status;

@@ -6,7 +6,6 @@
 #include "cli/commands.h"
 #include "cli/progress.h"
 #include "core/runner.h"
-#include "platform/signals.h"
 #include "report/json_report.h"
 #include "report/table_report.h"
 
@@ -22,7 +21,6 @@ int RunCommand(const RunCommandOptions& options) {
   if (!job.ok()) return ReportFailure(job.status());
   if (Status s = target.value()->Check(job.value()); !s.ok()) return ReportFailure(s);
 
-  InstallInterruptHandler();
   ProgressLine progress(!options.common.json);
   RunOutcome outcome = RunRepeated(job.value(), *target.value(), RunLabels{options.common.name, tags.value()},
                                    RunHooks{[&](const Sample& s) { progress.Show(s); }, {}});

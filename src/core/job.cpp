@@ -89,8 +89,6 @@ Status JobSpec::Validate() const {
   if (time_s < 0) return Status::BadInput("--time: must not be negative");
   if (time_based && time_s <= 0) return Status::BadInput("--time: a time-based job needs a duration above 0");
   if (ramp_s < 0) return Status::BadInput("--ramp: must not be negative");
-  if (ramp_s > 0 && time_s > 0 && ramp_s >= time_s)
-    return Status::BadInput("--ramp: the ramp (" + std::to_string(ramp_s) + " s) must be shorter than --time");
   if (repeat == 0 || repeat > 1000) return Status::BadInput("--repeat: must be 1..1000");
   if (engine != "auto" && engine != "psync" && engine != "io_uring" && engine != "null")
     return Status::BadInput("--engine: '" + engine + "' is not one of psync, io_uring, auto");

@@ -89,10 +89,15 @@ std::string FormatSize(uint64_t bytes) {
     value /= 1024;
     ++unit;
   }
-  if (unit == 0 && bytes >= 1024 * 1024) {
-    return fmt::format("{:.1f} MiB", bytes / (1024.0 * 1024));
+  if (value < 1024) return fmt::format("{} {}", value, kUnits[unit]);
+  // Not a whole number of any larger unit: one decimal in the largest unit that fits.
+  double scaled = static_cast<double>(bytes);
+  unit = 0;
+  while (unit < 5 && scaled >= 1024) {
+    scaled /= 1024;
+    ++unit;
   }
-  return fmt::format("{} {}", value, kUnits[unit]);
+  return fmt::format("{:.1f} {}", scaled, kUnits[unit]);
 }
 
 }  // namespace nasperf

@@ -5,7 +5,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
+#include <cstring>
 
 #include "core/units.h"
 #include "target/file_layout.h"
@@ -21,19 +23,25 @@ std::string DirectoryTarget::FilePath(uint32_t thread) const {
 }
 
 Result<uint32_t> DirectoryTarget::Probe(bool direct) {
-  std::string probe = path_ + "/.nasperf-" + std::to_string(::getpid()) + "-probe";
-  int flags = O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC | (direct ? O_DIRECT : 0);
-  int fd = ::open(probe.c_str(), flags, 0600);
-  if (fd < 0) {
-    int err = errno;
-    if (direct && err == EINVAL)
-      return Status::BadInput("--direct: the file system at " + path_ +
-                              " does not support O_DIRECT (open: Invalid argument); drop --direct");
-    return ErrnoStatus("TARGET: cannot create files in directory", path_, err, ErrorKind::kBadInput);
+  static std::atomic<uint32_t> probes{0};
+  std::string probe = path_ + "/.nasperf-" + std::to_string(::getpid()) + "-probe" + std::to_string(probes++);
+  // Created plainly first: some file systems (ramfs) create the file and only then
+  // refuse O_DIRECT, so the O_DIRECT test is a second open, and the unlink always runs.
+  ScopedFd created(::open(probe.c_str(), O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0600));
+  if (!created.valid())
+    return ErrnoStatus("TARGET: cannot create files in directory", path_, errno, ErrorKind::kBadInput);
+  created.reset();
+  uint32_t alignment = 0;
+  int direct_errno = 0;
+  if (direct) {
+    ScopedFd fd(::open(probe.c_str(), O_RDWR | O_DIRECT | O_CLOEXEC));
+    if (fd.valid()) alignment = DirectIoAlignment(fd.get());
+    else direct_errno = errno;
   }
-  uint32_t alignment = direct ? DirectIoAlignment(fd) : 0;
-  ::close(fd);
   ::unlink(probe.c_str());
+  if (direct_errno != 0)
+    return Status::BadInput("--direct: the file system at " + path_ + " does not support O_DIRECT (open: " +
+                            std::strerror(direct_errno) + "); drop --direct");
   if (direct && alignment == 0)
     return Status::BadInput("--direct: the file system at " + path_ + " does not support O_DIRECT; drop --direct");
   return alignment;

@@ -60,6 +60,8 @@ uint32_t DirectIoAlignment(int fd) {
 Result<uint64_t> FreeBytes(const std::string& path) {
   struct statvfs vfs {};
   if (statvfs(path.c_str(), &vfs) != 0) return ErrnoStatus("statvfs", path, errno, ErrorKind::kBadInput);
+  // ramfs and some FUSE file systems report no blocks at all: no limit we can know.
+  if (vfs.f_blocks == 0) return UINT64_MAX;
   return static_cast<uint64_t>(vfs.f_bavail) * vfs.f_frsize;
 }
 

@@ -21,7 +21,8 @@ Status ReserveFile(int fd, const std::string& path, uint64_t bytes);
 // logical block size); 0 when the file system does not support O_DIRECT.
 uint32_t DirectIoAlignment(int fd);
 
-// Bytes available to an unprivileged writer on the file system holding `path`.
+// Bytes available to an unprivileged writer on the file system holding `path`;
+// UINT64_MAX when the file system reports no size (ramfs).
 Result<uint64_t> FreeBytes(const std::string& path);
 
 // BadInput unless `bs` is a multiple of `alignment` (for --direct).

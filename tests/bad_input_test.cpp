@@ -1,0 +1,232 @@
+// E2E tests of bad input: exit 2, one stderr line naming the option, nothing on stdout, nothing written.
+#include <sys/mount.h>
+#include <unistd.h>
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "cli_harness.h"
+
+namespace nasperf::e2e {
+namespace {
+
+constexpr uint64_t kMiB = 1ull << 20;
+
+// What the single stderr line must contain: every string of `all_of` and, when `any_of`
+// is not empty, at least one of its strings.
+struct Needles {
+  std::vector<std::string> all_of;
+  std::vector<std::string> any_of;
+};
+
+// Runs `args` as given and again with --json; each time: exit status 2, one non-empty
+// line on stderr that contains the needles, nothing on stdout, and `watched_dir` exactly
+// as it was (no .nasperf-* file, nothing else either).
+void ExpectBadInput(const std::vector<std::string>& args, const std::string& watched_dir, const Needles& needles) {
+  const std::vector<std::string> before = DirEntries(watched_dir);
+  for (bool as_json : {false, true}) {
+    std::vector<std::string> argv = args;
+    if (as_json) argv.push_back("--json");
+    SCOPED_TRACE("nasperf " + ::testing::PrintToString(argv));
+    CliResult r = RunNasperf(argv, 30);
+    EXPECT_FALSE(r.timed_out);
+    EXPECT_EQ(r.term_signal, 0) << "nasperf died of signal " << r.term_signal;
+    EXPECT_EQ(r.exit_code, 2) << "stderr: " << r.err << "\nstdout: " << r.out;
+    std::vector<std::string> lines = Lines(r.err);
+    EXPECT_EQ(lines.size(), 1u) << "stderr must be exactly one line:\n" << r.err;
+    EXPECT_TRUE(r.err.empty() || r.err.back() == '\n') << "the line is not terminated: " << r.err;
+    if (!lines.empty()) {
+      const std::string& line = lines[0];
+      EXPECT_GT(line.size(), 10u) << "too terse to name what is wrong: " << line;
+      for (const std::string& needle : needles.all_of)
+        EXPECT_NE(line.find(needle), std::string::npos) << "'" << needle << "' not named in: " << line;
+      if (!needles.any_of.empty()) {
+        bool found = false;
+        for (const std::string& needle : needles.any_of) found = found || line.find(needle) != std::string::npos;
+        EXPECT_TRUE(found) << "none of " << ::testing::PrintToString(needles.any_of) << " named in: " << line;
+      }
+    }
+    EXPECT_EQ(r.out, "") << "bad input printed on stdout";
+    EXPECT_TRUE(NasperfFiles(watched_dir).empty()) << ::testing::PrintToString(NasperfFiles(watched_dir));
+    EXPECT_EQ(DirEntries(watched_dir), before) << "bad input changed " << watched_dir;
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// Options, each on an empty, writable temporary directory. "DIR" in args is replaced by it.
+
+struct OptionCase {
+  const char* name;
+  std::vector<std::string> args;
+  Needles needles;
+};
+
+void PrintTo(const OptionCase& c, std::ostream* os) { *os << c.name << " " << ::testing::PrintToString(c.args); }
+
+const std::vector<OptionCase>& OptionCases() {
+  static const std::vector<OptionCase> cases = {
+      {"BsZero", {"run", "DIR", "--bs", "0", "--size", "1m"}, {{"--bs"}, {}}},
+      {"BsNotASize", {"run", "DIR", "--bs", "abc", "--size", "1m"}, {{"--bs"}, {}}},
+      {"BsUnknownUnit", {"run", "DIR", "--bs", "4x", "--size", "1m"}, {{"--bs", "unit"}, {}}},
+      {"BsAboveLimit", {"run", "DIR", "--bs", "2g", "--size", "4g"}, {{"--bs"}, {}}},
+      {"QdZero", {"run", "DIR", "--qd", "0", "--size", "1m"}, {{"--qd"}, {}}},
+      {"QdNegative", {"run", "DIR", "--qd", "-1", "--size", "1m"}, {{"--qd"}, {}}},
+      {"QdNotANumber", {"run", "DIR", "--qd", "eight", "--size", "1m"}, {{"--qd"}, {}}},
+      {"ThreadsZero", {"run", "DIR", "--threads", "0", "--size", "1m"}, {{"--threads"}, {}}},
+      {"SizeZero", {"run", "DIR", "--size", "0"}, {{"--size"}, {}}},
+      {"SizeNegative", {"run", "DIR", "--size", "-5"}, {{"--size"}, {}}},
+      {"SizeAbsurd", {"run", "DIR", "--size", "99999999999t"}, {{"--size"}, {}}},
+      {"SizeSmallerThanBlock", {"run", "DIR", "--size", "1k", "--bs", "4k"}, {{"--size"}, {}}},
+      {"MixAbove100", {"run", "DIR", "--rw", "rw", "--mix", "101", "--size", "1m"}, {{"--mix"}, {}}},
+      {"MixNegative", {"run", "DIR", "--rw", "randrw", "--mix", "-1", "--size", "1m"}, {{"--mix"}, {}}},
+      {"RwBogus", {"run", "DIR", "--rw", "bogus", "--size", "1m"}, {{"--rw", "bogus"}, {}}},
+      {"EngineBogus", {"run", "DIR", "--engine", "bogus", "--size", "1m"}, {{"--engine", "bogus"}, {}}},
+      {"PatternCompressibleAbove100",
+       {"run", "DIR", "--pattern", "compressible:200", "--size", "1m"},
+       {{"--pattern"}, {}}},
+      {"PatternBogus", {"run", "DIR", "--pattern", "bogus", "--size", "1m"}, {{"--pattern"}, {}}},
+      {"DirectUnalignedBlockSize",
+       {"run", "DIR", "--direct", "--bs", "1000", "--size", "1m"},
+       {{}, {"--bs", "--direct"}}},
+      {"TimeNegative", {"run", "DIR", "--time", "-1", "--size", "1m"}, {{"--time"}, {}}},
+      {"TimeNotADuration", {"run", "DIR", "--time", "soon", "--size", "1m"}, {{"--time"}, {}}},
+      {"RampNotADuration", {"run", "DIR", "--ramp", "soon", "--time", "5", "--size", "1m"}, {{"--ramp"}, {}}},
+      {"RepeatZero", {"run", "DIR", "--repeat", "0", "--size", "1m"}, {{"--repeat"}, {}}},
+      {"TagNotKeyValue", {"run", "DIR", "--tag", "novalue", "--size", "1m"}, {{"--tag"}, {}}},
+      {"UnknownOption", {"run", "DIR", "--frobnicate", "--size", "1m"}, {{"--frobnicate"}, {}}},
+      {"UnknownCommand", {"frobnicate", "DIR"}, {{"frobnicate"}, {}}},
+      {"SmbTargetNotSupportedYet", {"run", "smb://x/y", "--size", "1m"}, {{"smb://"}, {}}},
+      {"MissingDirectory", {"run", "DIR/missing", "--size", "1m"}, {{}, {"TARGET", "DIR/missing"}}},
+      {"MissingDirectoryWrite",
+       {"run", "DIR/missing/deeper", "--rw", "write", "--size", "1m"},
+       {{}, {"TARGET", "DIR/missing/deeper"}}},
+      {"EmptyTarget", {"run", "", "--size", "1m"}, {{"TARGET"}, {}}},
+      {"QuickSizeNotASize", {"quick", "DIR", "--size", "abc"}, {{"--size"}, {}}},
+      {"QuickSizeZero", {"quick", "DIR", "--size", "0"}, {{"--size"}, {}}},
+      {"QuickMissingDirectory", {"quick", "DIR/missing", "--size", "16m"}, {{}, {"TARGET", "DIR/missing"}}},
+      {"QuickSmbTarget", {"quick", "smb://x/y", "--size", "16m"}, {{"smb://"}, {}}},
+      {"QuickRejectsRunOnlyOption", {"quick", "DIR", "--size", "16m", "--bs", "4k"}, {{"--bs"}, {}}},
+  };
+  return cases;
+}
+
+class OptionBadInputTest : public ::testing::TestWithParam<OptionCase> {};
+
+TEST_P(OptionBadInputTest, ExitsTwoWithOneLineAndWritesNothing) {
+  TempDir dir;
+  ASSERT_TRUE(dir.ok());
+  auto expand = [&](std::string s) {
+    for (size_t at = s.find("DIR"); at != std::string::npos; at = s.find("DIR", at + dir.path().size()))
+      s.replace(at, 3, dir.path());
+    return s;
+  };
+  std::vector<std::string> args;
+  for (const std::string& a : GetParam().args) args.push_back(expand(a));
+  Needles needles = GetParam().needles;
+  for (std::string& n : needles.all_of) n = expand(n);
+  for (std::string& n : needles.any_of) n = expand(n);
+  ExpectBadInput(args, dir.path(), needles);
+}
+
+INSTANTIATE_TEST_SUITE_P(Options, OptionBadInputTest, ::testing::ValuesIn(OptionCases()),
+                         [](const ::testing::TestParamInfo<OptionCase>& info) { return std::string(info.param.name); });
+
+// ---------------------------------------------------------------------------------------
+// Cases that need the file system's help.
+
+TEST(BadInputTest, SizeLargerThanFreeSpace) {
+  TempDir dir;
+  ASSERT_TRUE(dir.ok());
+  const uint64_t free_bytes = FreeBytesAt(dir.path());
+  ASSERT_GT(free_bytes, 0u);
+  const std::string size = std::to_string(2 * free_bytes);  // bytes: a bare number
+  ExpectBadInput({"run", dir.path(), "--rw", "write", "--size", size}, dir.path(), {{"--size"}, {}});
+  ExpectBadInput({"run", dir.path(), "--rw", "read", "--size", size}, dir.path(), {{"--size"}, {}});
+  // Two threads of 60 % each: neither file alone is too big, both together are.
+  const std::string share = std::to_string(free_bytes / 10 * 6 / 4096 * 4096);
+  ExpectBadInput({"run", dir.path(), "--rw", "write", "--threads", "2", "--size", share}, dir.path(), {{"--size"}, {}});
+}
+
+// Root ignores permission bits, so "cannot write here" is a read-only mount.
+TEST(BadInputTest, DirectoryWithoutWritePermission) {
+  TempDir dir;
+  ASSERT_TRUE(dir.ok());
+  ScopedMount readonly("tmpfs", dir.path(), "tmpfs", MS_RDONLY, "size=1m");
+  if (!readonly.ok()) {
+    if (!IsRoot()) {
+      // Without root, permission bits do the job.
+      ASSERT_EQ(::chmod(dir.path().c_str(), 0500), 0);
+      ExpectBadInput({"run", dir.path(), "--rw", "write", "--size", "1m"}, dir.path(), {{}, {"TARGET", dir.path()}});
+      ::chmod(dir.path().c_str(), 0700);
+      return;
+    }
+    NASPERF_SKIP_OR_FAIL("needs a read-only mount: " + readonly.error());
+  }
+  ExpectBadInput({"run", dir.path(), "--rw", "write", "--size", "1m"}, dir.path(), {{}, {"TARGET", dir.path()}});
+  ExpectBadInput({"run", dir.path(), "--rw", "read", "--size", "1m"}, dir.path(), {{}, {"TARGET", dir.path()}});
+  ExpectBadInput({"quick", dir.path(), "--size", "16m"}, dir.path(), {{}, {"TARGET", dir.path()}});
+}
+
+// ramfs has no O_DIRECT (open with O_DIRECT fails with EINVAL, like some FUSE and network
+// file systems); tmpfs accepts it on recent kernels, so it cannot serve here.
+TEST(BadInputTest, DirectOnFileSystemWithoutODirect) {
+  TempDir dir;
+  ASSERT_TRUE(dir.ok());
+  ScopedMount ramfs("ramfs", dir.path(), "ramfs", 0, "");
+  if (!ramfs.ok()) NASPERF_SKIP_OR_FAIL("needs to mount ramfs (root): " + ramfs.error());
+  ASSERT_TRUE(RefusesODirect(dir.path())) << "ramfs accepted O_DIRECT on this kernel";
+  // One line that says so and suggests dropping --direct.
+  ExpectBadInput({"run", dir.path(), "--direct", "--rw", "write", "--bs", "4k", "--size", "1m"}, dir.path(),
+                 {{"--direct", "O_DIRECT"}, {}});
+  ExpectBadInput({"run", dir.path(), "--direct", "--rw", "randread", "--bs", "4k", "--size", "1m"}, dir.path(),
+                 {{"--direct", "O_DIRECT"}, {}});
+}
+
+// ---------------------------------------------------------------------------------------
+// Block devices: a loop device on a file in a temporary directory.
+
+TEST(BadInputTest, WriteToBlockDeviceWithoutAllowDestructive) {
+  if (!IsRoot()) NASPERF_SKIP_OR_FAIL("needs root to attach a loop device");
+  TempDir dir;
+  ASSERT_TRUE(dir.ok());
+  const std::string backing = dir.Sub("disk.img");
+  const std::string zeros(16 * kMiB, '\0');
+  ASSERT_TRUE(WriteFileBytes(backing, zeros));
+  ScopedLoopDevice loop(backing);
+  if (!loop.ok()) NASPERF_SKIP_OR_FAIL("cannot attach a loop device: " + loop.error());
+  for (const char* rw : {"write", "randwrite", "randrw"}) {
+    SCOPED_TRACE(rw);
+    ExpectBadInput({"run", loop.device(), "--rw", rw, "--bs", "4k", "--size", "1m"}, dir.path(),
+                   {{}, {"--allow-destructive", loop.device()}});
+  }
+  // Naming another device does not allow this one.
+  ExpectBadInput(
+      {"run", loop.device(), "--rw", "write", "--bs", "4k", "--size", "1m", "--allow-destructive", "/dev/null"},
+      dir.path(), {{}, {"--allow-destructive", loop.device()}});
+  EXPECT_TRUE(ReadFileBytes(backing) == zeros) << "the device was written";
+}
+
+TEST(BadInputTest, WriteToBlockDeviceHoldingAFileSystemEvenWhenAllowed) {
+  if (!IsRoot()) NASPERF_SKIP_OR_FAIL("needs root to attach a loop device");
+  std::string mkfs;
+  for (const char* path : {"/usr/sbin/mkfs.ext4", "/sbin/mkfs.ext4"})
+    if (::access(path, X_OK) == 0) mkfs = path;
+  if (mkfs.empty()) NASPERF_SKIP_OR_FAIL("needs mkfs.ext4 (e2fsprogs)");
+  TempDir dir;
+  ASSERT_TRUE(dir.ok());
+  const std::string backing = dir.Sub("disk.img");
+  ASSERT_TRUE(WriteFileBytes(backing, std::string(16 * kMiB, '\0')));
+  CliResult made = RunProgram(mkfs, {"-q", "-F", backing});
+  ASSERT_EQ(made.exit_code, 0) << made.err;
+  const std::string before = ReadFileBytes(backing);
+  ScopedLoopDevice loop(backing);
+  if (!loop.ok()) NASPERF_SKIP_OR_FAIL("cannot attach a loop device: " + loop.error());
+  ExpectBadInput(
+      {"run", loop.device(), "--rw", "write", "--bs", "4k", "--size", "1m", "--allow-destructive", loop.device()},
+      dir.path(), {{loop.device()}, {}});
+  EXPECT_TRUE(ReadFileBytes(backing) == before) << "a device holding a file system was written";
+}
+
+}  // namespace
+}  // namespace nasperf::e2e
