@@ -10,17 +10,22 @@ namespace nasperf {
 
 class CompletionQueue {
  public:
-  void Reserve(size_t capacity) { items_.assign(capacity, IoCompletion{}); }
+  void Reserve(size_t capacity) {
+    items_.assign(capacity, IoCompletion{});
+    head_ = tail_ = count_ = 0;
+  }
   bool Full() const { return count_ == items_.size(); }
+  // Wrapping by comparison, not modulo: a division per I/O shows up at null-engine rates.
   void Push(IoCompletion c) {
-    items_[(head_ + count_) % items_.size()] = c;
+    items_[tail_] = c;
+    if (++tail_ == items_.size()) tail_ = 0;
     ++count_;
   }
   size_t PopInto(std::span<IoCompletion> out) {
     size_t n = out.size() < count_ ? out.size() : count_;
     for (size_t i = 0; i < n; ++i) {
       out[i] = items_[head_];
-      head_ = (head_ + 1) % items_.size();
+      if (++head_ == items_.size()) head_ = 0;
     }
     count_ -= n;
     return n;
@@ -28,7 +33,7 @@ class CompletionQueue {
 
  private:
   std::vector<IoCompletion> items_;
-  size_t head_ = 0, count_ = 0;
+  size_t head_ = 0, tail_ = 0, count_ = 0;
 };
 
 }  // namespace nasperf
