@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "nasperf/job.h"
 
 namespace nasperf {
@@ -42,6 +44,11 @@ struct Sample {
 };
 
 struct RunResult {
+  int64_t id = 0;          // the results database's id; 0 until stored
+  std::string started_at;  // UTC, ISO 8601 ("2026-11-30T09:16:22Z")
+  std::string command_line;  // as typed, passwords redacted
+  std::string source_tool = "nasperf";  // or the tool an imported run came from: fio, iozone, crystaldiskmark
+  std::string source_file;              // the imported file, empty for native runs
   std::string name;
   std::string test;     // the suite's label for this run ("SEQ1M Q8T1"), empty for `run`
   std::string target;
@@ -56,6 +63,9 @@ struct RunResult {
   std::string error;               // why the run stopped early, empty when it did not
   std::vector<std::string> notes;  // facts the reader needs (fallbacks, caching)
   std::vector<double> repeat_mb_per_s;  // total MB/s of every repeat, when repeated
+  // What the run ran on (sysinfo/inventory.h): CPU, RAM, OS, file system, devices.
+  // Unknown fields are null; an empty object when not gathered (imports).
+  nlohmann::ordered_json inventory = nlohmann::ordered_json::object();
 };
 
 }  // namespace nasperf

@@ -6,7 +6,9 @@
 namespace nasperf {
 namespace {
 
-nlohmann::json DirectionToJson(const DirectionResult& d) {
+using ojson = nlohmann::ordered_json;
+
+ojson DirectionToJson(const DirectionResult& d) {
   return {
       {"bytes", d.bytes},
       {"ios", d.ios},
@@ -26,38 +28,74 @@ nlohmann::json DirectionToJson(const DirectionResult& d) {
 
 }  // namespace
 
-nlohmann::json RunToJson(const RunResult& run) {
-  const JobSpec& job = run.job;
-  nlohmann::json j_job = {
+ojson JobToJson(const JobSpec& job, const std::string& engine) {
+  ojson j = {
       {"rw", ToString(job.rw)},   {"bs", job.bs},         {"qd", job.qd},
-      {"threads", job.threads},   {"size", job.size},     {"time_s", job.time_s}, {"time_based", job.time_based},
-      {"ramp_s", job.ramp_s},     {"direct", job.direct}, {"fsync", job.fsync},
-      {"engine", run.engine},     {"pattern", ToString(job.pattern)}, {"repeat", job.repeat},
+      {"threads", job.threads},   {"size", job.size},     {"time_s", job.time_s},
+      {"time_based", job.time_based}, {"ramp_s", job.ramp_s}, {"direct", job.direct},
+      {"fsync", job.fsync},       {"engine", engine},     {"pattern", ToString(job.pattern)},
+      {"repeat", job.repeat},
   };
-  if (DoesReads(job.rw) && DoesWrites(job.rw)) j_job["mix_read_pct"] = job.read_mix_pct;
-  nlohmann::json j = {
-      {"name", run.name},
-      {"target", run.target},
-      {"partial", run.partial},
-      {"job", j_job},
-      {"cpu", {{"user_pct", run.cpu.user_pct}, {"sys_pct", run.cpu.sys_pct}}},
-      {"tags", run.tags},
-  };
+  if (DoesReads(job.rw) && DoesWrites(job.rw)) j["mix_read_pct"] = job.read_mix_pct;
+  return j;
+}
+
+Result<JobSpec> JobFromJson(const nlohmann::json& j) {
+  JobSpec job;
+  try {
+    std::optional<AccessPattern> rw = ParseAccessPattern(j.at("rw").get<std::string>());
+    if (!rw) return Status::BadInput("job.rw: unknown access pattern " + j.at("rw").dump());
+    job.rw = *rw;
+    job.bs = j.at("bs").get<uint64_t>();
+    job.qd = j.at("qd").get<uint32_t>();
+    job.threads = j.at("threads").get<uint32_t>();
+    job.size = j.at("size").get<uint64_t>();
+    job.time_s = j.value("time_s", 0.0);
+    job.time_based = j.value("time_based", false);
+    job.ramp_s = j.value("ramp_s", 0.0);
+    job.direct = j.value("direct", false);
+    job.fsync = j.value("fsync", false);
+    job.engine = j.value("engine", std::string("auto"));
+    job.repeat = j.value("repeat", 1u);
+    job.read_mix_pct = j.value("mix_read_pct", 50);
+    Result<BufferPattern> pattern = ParseBufferPattern(j.value("pattern", std::string("random")));
+    if (!pattern.ok()) return Status::BadInput("job.pattern: " + pattern.status().message());
+    job.pattern = pattern.value();
+  } catch (const nlohmann::json::exception& e) {
+    return Status::BadInput(std::string("job: ") + e.what());
+  }
+  return job;
+}
+
+ojson RunToJson(const RunResult& run) {
+  ojson j;
+  if (run.id) j["id"] = run.id;
+  j["name"] = run.name;
+  if (!run.test.empty()) j["test"] = run.test;
+  j["target"] = run.target;
+  j["partial"] = run.partial;
+  if (!run.started_at.empty()) j["started_at"] = run.started_at;
+  if (run.source_tool != "nasperf") {
+    j["source_tool"] = run.source_tool;
+    j["source_file"] = run.source_file;
+  }
+  j["job"] = JobToJson(run.job, run.engine);
   if (run.read && run.read->ios > 0) j["read"] = DirectionToJson(*run.read);
   if (run.write && run.write->ios > 0) j["write"] = DirectionToJson(*run.write);
-  nlohmann::json samples = nlohmann::json::array();
+  j["cpu"] = {{"user_pct", run.cpu.user_pct}, {"sys_pct", run.cpu.sys_pct}};
+  ojson samples = ojson::array();
   for (const Sample& s : run.samples)
     samples.push_back({{"t_s", s.t_s}, {"read_mb_per_s", s.read_mb_per_s}, {"write_mb_per_s", s.write_mb_per_s}});
   j["samples"] = samples;
-  if (!run.test.empty()) j["test"] = run.test;
+  j["tags"] = run.tags;
   if (!run.error.empty()) j["error"] = run.error;
   if (!run.notes.empty()) j["notes"] = run.notes;
   if (!run.repeat_mb_per_s.empty()) j["repeats_mb_per_s"] = run.repeat_mb_per_s;
   return j;
 }
 
-nlohmann::json DocumentToJson(const std::vector<RunResult>& runs) {
-  nlohmann::json doc = {{"nasperf", {{"version", NASPERF_VERSION}}}, {"runs", nlohmann::json::array()}};
+ojson DocumentToJson(const std::vector<RunResult>& runs) {
+  ojson doc = {{"nasperf", {{"version", NASPERF_VERSION}}}, {"runs", ojson::array()}};
   for (const RunResult& r : runs) doc["runs"].push_back(RunToJson(r));
   return doc;
 }

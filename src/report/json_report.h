@@ -1,14 +1,20 @@
-// The JSON result document of DESIGN.md: {"nasperf": {...}, "runs": [...]}.
+// The JSON result document of DESIGN.md: {"nasperf": {...}, "runs": [...]}, and the job's
+// JSON form that the results database stores.
 #pragma once
 
 #include <nlohmann/json.hpp>
 #include <vector>
 
 #include "nasperf/result.h"
+#include "nasperf/status.h"
 
 namespace nasperf {
 
-nlohmann::json RunToJson(const RunResult& run);
-nlohmann::json DocumentToJson(const std::vector<RunResult>& runs);
+nlohmann::ordered_json JobToJson(const JobSpec& job, const std::string& engine);
+// Reads what JobToJson wrote; BadInput naming the field when something is missing or wrong.
+Result<JobSpec> JobFromJson(const nlohmann::json& j);
+
+nlohmann::ordered_json RunToJson(const RunResult& run);
+nlohmann::ordered_json DocumentToJson(const std::vector<RunResult>& runs);
 
 }  // namespace nasperf

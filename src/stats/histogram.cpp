@@ -56,4 +56,55 @@ std::vector<std::pair<uint32_t, uint64_t>> LatencyHistogram::NonEmptyBuckets() c
   return out;
 }
 
+namespace {
+
+constexpr uint8_t kSerialVersion = 1;
+
+void PutU64(std::string* out, uint64_t v) {
+  for (int i = 0; i < 8; ++i) out->push_back(static_cast<char>((v >> (8 * i)) & 0xFF));
+}
+
+bool GetU64(const std::string& in, size_t* at, uint64_t* v) {
+  if (*at + 8 > in.size()) return false;
+  *v = 0;
+  for (int i = 0; i < 8; ++i) *v |= static_cast<uint64_t>(static_cast<uint8_t>(in[*at + i])) << (8 * i);
+  *at += 8;
+  return true;
+}
+
+}  // namespace
+
+std::string LatencyHistogram::Serialize() const {
+  std::string out;
+  out.push_back(static_cast<char>(kSerialVersion));
+  PutU64(&out, count_);
+  PutU64(&out, sum_ns_);
+  PutU64(&out, min_ns_);
+  PutU64(&out, max_ns_);
+  for (const auto& [index, count] : NonEmptyBuckets()) {
+    PutU64(&out, index);
+    PutU64(&out, count);
+  }
+  return out;
+}
+
+bool LatencyHistogram::Deserialize(const std::string& bytes, LatencyHistogram* out) {
+  if (bytes.empty() || static_cast<uint8_t>(bytes[0]) != kSerialVersion) return false;
+  LatencyHistogram h;
+  size_t at = 1;
+  if (!GetU64(bytes, &at, &h.count_) || !GetU64(bytes, &at, &h.sum_ns_) || !GetU64(bytes, &at, &h.min_ns_) ||
+      !GetU64(bytes, &at, &h.max_ns_))
+    return false;
+  uint64_t total = 0;
+  while (at < bytes.size()) {
+    uint64_t index = 0, count = 0;
+    if (!GetU64(bytes, &at, &index) || !GetU64(bytes, &at, &count) || index >= kBucketCount) return false;
+    h.counts_[index] += count;
+    total += count;
+  }
+  if (total != h.count_) return false;
+  *out = h;
+  return true;
+}
+
 }  // namespace nasperf

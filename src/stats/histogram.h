@@ -7,6 +7,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace nasperf {
@@ -39,6 +40,11 @@ class LatencyHistogram {
 
   // Sparse form for storage: (bucket index, count) pairs of the non-empty buckets.
   std::vector<std::pair<uint32_t, uint64_t>> NonEmptyBuckets() const;
+
+  // Compact, versioned byte form (little-endian): count, sum, min, max, then the
+  // non-empty buckets. Deserialize returns false on anything malformed.
+  std::string Serialize() const;
+  static bool Deserialize(const std::string& bytes, LatencyHistogram* out);
 
   static size_t BucketIndex(uint64_t value_ns) {
     if (value_ns < kSubBuckets) return static_cast<size_t>(value_ns);

@@ -79,6 +79,22 @@ TEST(LatencyHistogram, MergeEqualsRecordingEverything) {
   EXPECT_EQ(a.NonEmptyBuckets(), all.NonEmptyBuckets());
 }
 
+TEST(LatencyHistogram, SerializeRoundTripsAndRejectsGarbage) {
+  LatencyHistogram h;
+  for (uint64_t v = 1; v < 5'000'000; v = v * 3 + 1) h.Record(v);
+  LatencyHistogram back;
+  ASSERT_TRUE(LatencyHistogram::Deserialize(h.Serialize(), &back));
+  EXPECT_EQ(back.count(), h.count());
+  EXPECT_EQ(back.max_ns(), h.max_ns());
+  EXPECT_DOUBLE_EQ(back.mean_ns(), h.mean_ns());
+  for (double f : {0.5, 0.99, 0.999}) EXPECT_DOUBLE_EQ(back.Percentile(f), h.Percentile(f));
+  std::string bytes = h.Serialize();
+  EXPECT_FALSE(LatencyHistogram::Deserialize("", &back));
+  EXPECT_FALSE(LatencyHistogram::Deserialize(bytes.substr(0, bytes.size() - 3), &back));
+  bytes[0] = 9;
+  EXPECT_FALSE(LatencyHistogram::Deserialize(bytes, &back));
+}
+
 TEST(LatencyHistogram, EmptyReportsZero) {
   LatencyHistogram h;
   EXPECT_EQ(h.count(), 0u);

@@ -1,0 +1,309 @@
+// ResultsStore: reading and writing runs.
+#include "store/results_store.h"
+
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <filesystem>
+#include <memory>
+
+#include "nasperf/version.h"
+#include "report/json_report.h"
+#include "stats/histogram.h"
+#include "store/schema.h"
+
+namespace nasperf {
+namespace {
+
+constexpr const char* kUnfinished = "nasperf stopped before this run ended (killed or crashed)";
+
+constexpr const char* kRunColumns =
+    "id, started_at, command_line, source_tool, source_file, name, test, target, engine, partial, error, "
+    "job_json, cpu_user_pct, cpu_sys_pct, notes_json, repeats_json, inventory_json";
+
+Status BindRunColumns(SqliteStatement& s, const RunResult& run) {
+  nlohmann::json notes = run.notes, repeats = run.repeat_mb_per_s;
+  s.Bind(1, run.started_at)
+      .Bind(2, std::string(NASPERF_VERSION))
+      .Bind(3, run.command_line)
+      .Bind(4, run.source_tool)
+      .Bind(5, run.source_file)
+      .Bind(6, run.name)
+      .Bind(7, run.test)
+      .Bind(8, run.target)
+      .Bind(9, run.engine)
+      .Bind(10, static_cast<int64_t>(run.partial))
+      .Bind(11, run.error)
+      .Bind(12, JobToJson(run.job, run.engine).dump())
+      .Bind(13, run.cpu.user_pct)
+      .Bind(14, run.cpu.sys_pct)
+      .Bind(15, notes.dump())
+      .Bind(16, repeats.dump())
+      .Bind(17, run.inventory.dump());
+  return Status::Ok();
+}
+
+}  // namespace
+
+std::string ResultsStore::DefaultPath() {
+  if (const char* env = std::getenv("NASPERF_DB"); env && *env) return env;
+  if (const char* xdg = std::getenv("XDG_DATA_HOME"); xdg && *xdg) return std::string(xdg) + "/nasperf/results.db";
+  const char* home = std::getenv("HOME");
+  return std::string(home && *home ? home : ".") + "/.local/share/nasperf/results.db";
+}
+
+Result<ResultsStore> ResultsStore::Open(const std::string& path) {
+  std::filesystem::path dir = std::filesystem::path(path).parent_path();
+  std::error_code ec;
+  if (!dir.empty() && !std::filesystem::exists(dir, ec)) {
+    std::filesystem::create_directories(dir, ec);
+    if (ec) return Status::BadInput("--db: cannot create directory " + dir.string() + ": " + ec.message());
+  }
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
+    return Status::BadInput("--db: " + path + " is not a regular file");
+  Result<SqliteDb> db = SqliteDb::Open(path, true);
+  if (!db.ok()) return db.status();
+  ResultsStore store(std::move(db).value());
+  if (Status s = PrepareSchema(store.db_); !s.ok()) return s;
+  return store;
+}
+
+Result<int64_t> ResultsStore::BeginInvocation(const std::string& command, const std::string& command_line,
+                                              const std::string& started_at) {
+  Result<SqliteStatement> s =
+      db_.Prepare("INSERT INTO invocations (command, started_at, command_line) VALUES (?, ?, ?)");
+  if (!s.ok()) return s.status();
+  s.value().Bind(1, command).Bind(2, started_at).Bind(3, command_line);
+  if (Status r = s.value().Run(); !r.ok()) return r;
+  return db_.LastInsertId();
+}
+
+Status ResultsStore::BeginRun(RunResult& run, int64_t invocation_id) {
+  RunResult unfinished = run;
+  unfinished.partial = true;
+  unfinished.error = kUnfinished;
+  Result<SqliteStatement> s = db_.Prepare(
+      "INSERT INTO runs (started_at, nasperf_version, command_line, source_tool, source_file, name, test, target, "
+      "engine, partial, error, job_json, cpu_user_pct, cpu_sys_pct, notes_json, repeats_json, inventory_json, "
+      "invocation_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+  if (!s.ok()) return s.status();
+  BindRunColumns(s.value(), unfinished);
+  s.value().Bind(18, invocation_id);
+  if (Status r = s.value().Run(); !r.ok()) return r;
+  run.id = db_.LastInsertId();
+  return Status::Ok();
+}
+
+Status ResultsStore::WriteRunBody(const RunResult& run) {
+  for (const char* table : {"directions", "samples", "tags"}) {
+    Result<SqliteStatement> del = db_.Prepare(std::string("DELETE FROM ") + table + " WHERE run_id = ?");
+    if (!del.ok()) return del.status();
+    del.value().Bind(1, run.id);
+    if (Status r = del.value().Run(); !r.ok()) return r;
+  }
+  Result<SqliteStatement> dir = db_.Prepare(
+      "INSERT INTO directions (run_id, dir, bytes, ios, seconds, mb_per_s, iops, errors, lat_mean_us, lat_p50_us, "
+      "lat_p90_us, lat_p99_us, lat_p999_us, lat_max_us, histogram) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+  if (!dir.ok()) return dir.status();
+  for (const auto& [name, d] : {std::pair{"read", &run.read}, std::pair{"write", &run.write}}) {
+    if (!*d || (*d)->ios == 0) continue;
+    const DirectionResult& r = **d;
+    SqliteStatement& s = dir.value();
+    s.Reset();
+    s.Bind(1, run.id).Bind(2, std::string(name)).Bind(3, static_cast<int64_t>(r.bytes))
+        .Bind(4, static_cast<int64_t>(r.ios)).Bind(5, r.seconds).Bind(6, r.mb_per_s).Bind(7, r.iops)
+        .Bind(8, static_cast<int64_t>(r.errors)).Bind(9, r.lat.mean_us).Bind(10, r.lat.p50_us)
+        .Bind(11, r.lat.p90_us).Bind(12, r.lat.p99_us).Bind(13, r.lat.p999_us).Bind(14, r.lat.max_us);
+    if (r.histogram) s.BindBlob(15, r.histogram->Serialize());
+    else s.BindNull(15);
+    if (Status st = s.Run(); !st.ok()) return st;
+  }
+  Result<SqliteStatement> sample =
+      db_.Prepare("INSERT INTO samples (run_id, t_s, read_mb_per_s, write_mb_per_s) VALUES (?, ?, ?, ?)");
+  if (!sample.ok()) return sample.status();
+  for (const Sample& x : run.samples) {
+    sample.value().Reset();
+    sample.value().Bind(1, run.id).Bind(2, x.t_s).Bind(3, x.read_mb_per_s).Bind(4, x.write_mb_per_s);
+    if (Status st = sample.value().Run(); !st.ok()) return st;
+  }
+  Result<SqliteStatement> tag = db_.Prepare("INSERT INTO tags (run_id, key, value) VALUES (?, ?, ?)");
+  if (!tag.ok()) return tag.status();
+  for (const auto& [k, v] : run.tags) {
+    tag.value().Reset();
+    tag.value().Bind(1, run.id).Bind(2, k).Bind(3, v);
+    if (Status st = tag.value().Run(); !st.ok()) return st;
+  }
+  return Status::Ok();
+}
+
+Status ResultsStore::FinishRun(const RunResult& run) {
+  return InTransaction(db_, [&]() -> Status {
+    Result<SqliteStatement> s = db_.Prepare(
+        "UPDATE runs SET started_at = ?, nasperf_version = ?, command_line = ?, source_tool = ?, source_file = ?, "
+        "name = ?, test = ?, target = ?, engine = ?, partial = ?, error = ?, job_json = ?, cpu_user_pct = ?, "
+        "cpu_sys_pct = ?, notes_json = ?, repeats_json = ?, inventory_json = ? WHERE id = ?");
+    if (!s.ok()) return s.status();
+    BindRunColumns(s.value(), run);
+    s.value().Bind(18, run.id);
+    if (Status r = s.value().Run(); !r.ok()) return r;
+    return WriteRunBody(run);
+  });
+}
+
+Status ResultsStore::Save(RunResult& run, int64_t invocation_id) {
+  return InTransaction(db_, [&]() -> Status {
+    if (Status s = BeginRun(run, invocation_id); !s.ok()) return s;
+    Result<SqliteStatement> s = db_.Prepare("UPDATE runs SET partial = ?, error = ? WHERE id = ?");
+    if (!s.ok()) return s.status();
+    s.value().Bind(1, static_cast<int64_t>(run.partial)).Bind(2, run.error).Bind(3, run.id);
+    if (Status r = s.value().Run(); !r.ok()) return r;
+    return WriteRunBody(run);
+  });
+}
+
+Result<RunResult> ResultsStore::ReadRun(SqliteStatement& row, bool details) {
+  RunResult run;
+  run.id = row.Int(0);
+  run.started_at = row.Text(1);
+  run.command_line = row.Text(2);
+  run.source_tool = row.Text(3);
+  run.source_file = row.Text(4);
+  run.name = row.Text(5);
+  run.test = row.Text(6);
+  run.target = row.Text(7);
+  run.engine = row.Text(8);
+  run.partial = row.Int(9) != 0;
+  run.error = row.Text(10);
+  nlohmann::json job = nlohmann::json::parse(row.Text(11), nullptr, false);
+  Result<JobSpec> spec = JobFromJson(job);
+  if (!spec.ok()) return Status::Io("results database: run " + std::to_string(run.id) + ": " + spec.status().message());
+  run.job = spec.value();
+  run.cpu.user_pct = row.Real(12);
+  run.cpu.sys_pct = row.Real(13);
+  nlohmann::json notes = nlohmann::json::parse(row.Text(14), nullptr, false);
+  if (notes.is_array()) run.notes = notes.get<std::vector<std::string>>();
+  nlohmann::json repeats = nlohmann::json::parse(row.Text(15), nullptr, false);
+  if (repeats.is_array()) run.repeat_mb_per_s = repeats.get<std::vector<double>>();
+  run.inventory = nlohmann::ordered_json::parse(row.Text(16), nullptr, false);
+  if (run.inventory.is_discarded()) run.inventory = nlohmann::ordered_json::object();
+
+  Result<SqliteStatement> dirs = db_.Prepare(
+      "SELECT dir, bytes, ios, seconds, mb_per_s, iops, errors, lat_mean_us, lat_p50_us, lat_p90_us, lat_p99_us, "
+      "lat_p999_us, lat_max_us, histogram FROM directions WHERE run_id = ?");
+  if (!dirs.ok()) return dirs.status();
+  dirs.value().Bind(1, run.id);
+  while (true) {
+    Result<bool> more = dirs.value().Step();
+    if (!more.ok()) return more.status();
+    if (!more.value()) break;
+    SqliteStatement& d = dirs.value();
+    DirectionResult r;
+    r.bytes = static_cast<uint64_t>(d.Int(1));
+    r.ios = static_cast<uint64_t>(d.Int(2));
+    r.seconds = d.Real(3);
+    r.mb_per_s = d.Real(4);
+    r.iops = d.Real(5);
+    r.errors = static_cast<uint64_t>(d.Int(6));
+    r.lat = {d.Real(7), d.Real(8), d.Real(9), d.Real(10), d.Real(11), d.Real(12)};
+    if (details && !d.IsNull(13)) {
+      auto h = std::make_shared<LatencyHistogram>();
+      if (LatencyHistogram::Deserialize(d.Blob(13), h.get())) r.histogram = h;
+    }
+    (d.Text(0) == "read" ? run.read : run.write) = r;
+  }
+  Result<SqliteStatement> tags = db_.Prepare("SELECT key, value FROM tags WHERE run_id = ? ORDER BY key");
+  if (!tags.ok()) return tags.status();
+  tags.value().Bind(1, run.id);
+  while (true) {
+    Result<bool> more = tags.value().Step();
+    if (!more.ok()) return more.status();
+    if (!more.value()) break;
+    run.tags[tags.value().Text(0)] = tags.value().Text(1);
+  }
+  if (details) {
+    Result<SqliteStatement> samples =
+        db_.Prepare("SELECT t_s, read_mb_per_s, write_mb_per_s FROM samples WHERE run_id = ? ORDER BY t_s");
+    if (!samples.ok()) return samples.status();
+    samples.value().Bind(1, run.id);
+    while (true) {
+      Result<bool> more = samples.value().Step();
+      if (!more.ok()) return more.status();
+      if (!more.value()) break;
+      run.samples.push_back({samples.value().Real(0), samples.value().Real(1), samples.value().Real(2)});
+    }
+  }
+  return run;
+}
+
+Result<RunResult> ResultsStore::Load(int64_t id) {
+  RunFilter filter;
+  filter.ids = {id};
+  Result<std::vector<RunResult>> runs = List(filter, true);
+  if (!runs.ok()) return runs.status();
+  if (runs.value().empty()) return Status::BadInput("no run with id " + std::to_string(id) + " in " + path());
+  return std::move(runs.value().front());
+}
+
+Result<std::vector<RunResult>> ResultsStore::List(const RunFilter& filter, bool details) {
+  std::string sql = std::string("SELECT ") + kRunColumns + " FROM runs WHERE 1";
+  std::vector<std::string> texts;
+  if (!filter.ids.empty()) {
+    sql += " AND id IN (";
+    for (size_t i = 0; i < filter.ids.size(); ++i) sql += (i ? "," : "") + std::to_string(filter.ids[i]);
+    sql += ")";
+  }
+  if (!filter.name.empty()) {
+    sql += " AND name = ?";
+    texts.push_back(filter.name);
+  }
+  if (!filter.target.empty()) {
+    sql += " AND target = ?";
+    texts.push_back(filter.target);
+  }
+  if (!filter.since.empty()) {
+    sql += " AND started_at >= ?";
+    texts.push_back(filter.since);
+  }
+  for (const auto& [k, v] : filter.tags) {
+    sql += " AND EXISTS (SELECT 1 FROM tags t WHERE t.run_id = runs.id AND t.key = ? AND t.value = ?)";
+    texts.push_back(k);
+    texts.push_back(v);
+  }
+  sql += " ORDER BY started_at DESC, id DESC";
+  if (filter.limit > 0) sql += " LIMIT " + std::to_string(filter.limit);
+  Result<SqliteStatement> s = db_.Prepare(sql);
+  if (!s.ok()) return s.status();
+  for (size_t i = 0; i < texts.size(); ++i) s.value().Bind(static_cast<int>(i + 1), texts[i]);
+  std::vector<RunResult> out;
+  while (true) {
+    Result<bool> more = s.value().Step();
+    if (!more.ok()) return more.status();
+    if (!more.value()) break;
+    Result<RunResult> run = ReadRun(s.value(), details);
+    if (!run.ok()) return run.status();
+    out.push_back(std::move(run).value());
+  }
+  return out;
+}
+
+Status ResultsStore::SetTag(int64_t id, const std::string& key, const std::string& value) {
+  if (Result<RunResult> r = Load(id); !r.ok()) return r.status();
+  Result<SqliteStatement> s = db_.Prepare("INSERT OR REPLACE INTO tags (run_id, key, value) VALUES (?, ?, ?)");
+  if (!s.ok()) return s.status();
+  s.value().Bind(1, id).Bind(2, key).Bind(3, value);
+  return s.value().Run();
+}
+
+Status ResultsStore::Remove(int64_t id) {
+  if (Result<RunResult> r = Load(id); !r.ok()) return r.status();
+  return InTransaction(db_, [&]() -> Status {
+    Result<SqliteStatement> s = db_.Prepare("DELETE FROM runs WHERE id = ?");
+    if (!s.ok()) return s.status();
+    s.value().Bind(1, id);
+    return s.value().Run();
+  });
+}
+
+}  // namespace nasperf

@@ -1,0 +1,61 @@
+// The results database: every run of every command, with its job, results, latency
+// histogram, samples, tags and inventory. SQLite in WAL mode, so several nasperf
+// processes can store at once. One ResultsStore per thread.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "nasperf/result.h"
+#include "nasperf/status.h"
+#include "store/sqlite.h"
+
+namespace nasperf {
+
+struct RunFilter {
+  std::vector<int64_t> ids;                 // empty: any
+  std::map<std::string, std::string> tags;  // all must match
+  std::string name;                         // exact, empty: any
+  std::string target;                       // exact, empty: any
+  std::string since;                        // ISO 8601 date or time, empty: any
+  int64_t limit = 0;                        // newest N; 0: all
+};
+
+class ResultsStore {
+ public:
+  // NASPERF_DB, else $XDG_DATA_HOME/nasperf/results.db, else ~/.local/share/nasperf/results.db.
+  static std::string DefaultPath();
+  // Opens or creates the database (and its directory), migrating older schemas.
+  // BadInput for a foreign or newer file, which is left untouched.
+  static Result<ResultsStore> Open(const std::string& path);
+
+  const std::string& path() const { return db_.path(); }
+
+  // Groups the runs of one command ("run", "quick", "import").
+  Result<int64_t> BeginInvocation(const std::string& command, const std::string& command_line,
+                                  const std::string& started_at);
+  // Stores `run` as started but unfinished (partial, with an error saying so), so a run
+  // killed outright still leaves a trace. Sets run.id.
+  Status BeginRun(RunResult& run, int64_t invocation_id);
+  // Replaces the stored run run.id with its final state.
+  Status FinishRun(const RunResult& run);
+  // BeginRun + FinishRun in one transaction (imports).
+  Status Save(RunResult& run, int64_t invocation_id);
+
+  // BadInput "no run with id N" when absent.
+  Result<RunResult> Load(int64_t id);
+  // Newest first. Samples and histograms only with `details`.
+  Result<std::vector<RunResult>> List(const RunFilter& filter, bool details = false);
+  Status SetTag(int64_t id, const std::string& key, const std::string& value);
+  Status Remove(int64_t id);
+
+ private:
+  explicit ResultsStore(SqliteDb db) : db_(std::move(db)) {}
+  Status WriteRunBody(const RunResult& run);
+  Result<RunResult> ReadRun(SqliteStatement& row, bool details);
+  SqliteDb db_;
+};
+
+}  // namespace nasperf

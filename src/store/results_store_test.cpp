@@ -1,0 +1,263 @@
+// Results store: round trips, filters, tags, removal, unfinished runs, migration from
+// the first schema, refusal of foreign and newer files, and concurrent writers.
+#include "store/results_store.h"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "stats/histogram.h"
+#include "store/schema.h"
+#include "testing/test_support.h"
+
+namespace nasperf {
+namespace {
+
+using testing::TempDir;
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+RunResult SampleRun(const std::string& name, const std::string& started_at) {
+  RunResult run;
+  run.name = name;
+  run.started_at = started_at;
+  run.command_line = "nasperf run /tmp --rw randrw";
+  run.target = "/tmp";
+  run.engine = "io_uring";
+  run.job.rw = AccessPattern::kRandReadWrite;
+  run.job.read_mix_pct = 70;
+  run.job.bs = 4096;
+  run.job.qd = 32;
+  run.job.direct = true;
+  auto h = std::make_shared<LatencyHistogram>();
+  for (uint64_t v = 1000; v < 2'000'000; v += 997) h->Record(v);
+  DirectionResult d;
+  d.bytes = 4096 * h->count();
+  d.ios = h->count();
+  d.seconds = 2.5;
+  d.mb_per_s = d.bytes / 2.5 / 1e6;
+  d.iops = d.ios / 2.5;
+  d.lat = {h->mean_ns() / 1000, h->Percentile(0.5) / 1000, 0, 0, 0, h->max_ns() / 1000.0};
+  d.histogram = h;
+  run.read = d;
+  run.write = d;
+  run.cpu = {10.5, 33.25};
+  run.samples = {{1.0, 100.5, 40.0}, {2.0, 101.5, 41.0}};
+  run.tags = {{"box", "atom"}, {"mtu", "9000"}};
+  run.notes = {"a note"};
+  run.repeat_mb_per_s = {1.0, 2.0, 3.0};
+  run.inventory = {{"host", {{"cpu", {{"model", "Test CPU"}}}}}};
+  return run;
+}
+
+Result<ResultsStore> OpenIn(const TempDir& dir) { return ResultsStore::Open(dir.path() + "/sub/results.db"); }
+
+TEST(ResultsStore, SavesAndLoadsEverything) {
+  TempDir dir;
+  Result<ResultsStore> store = OpenIn(dir);
+  ASSERT_TRUE(store.ok()) << store.status().message();
+  Result<int64_t> inv = store.value().BeginInvocation("run", "nasperf run", "2026-11-30T10:00:00Z");
+  ASSERT_TRUE(inv.ok());
+  RunResult run = SampleRun("one", "2026-11-30T10:00:00Z");
+  ASSERT_TRUE(store.value().Save(run, inv.value()).ok());
+  ASSERT_GT(run.id, 0);
+
+  Result<RunResult> back = store.value().Load(run.id);
+  ASSERT_TRUE(back.ok()) << back.status().message();
+  const RunResult& b = back.value();
+  EXPECT_EQ(b.name, "one");
+  EXPECT_EQ(b.started_at, run.started_at);
+  EXPECT_EQ(b.command_line, run.command_line);
+  EXPECT_EQ(b.job.rw, AccessPattern::kRandReadWrite);
+  EXPECT_EQ(b.job.read_mix_pct, 70);
+  EXPECT_EQ(b.job.qd, 32u);
+  EXPECT_TRUE(b.job.direct);
+  EXPECT_EQ(b.engine, "io_uring");
+  EXPECT_FALSE(b.partial);
+  ASSERT_TRUE(b.read && b.write);
+  EXPECT_EQ(b.read->bytes, run.read->bytes);
+  EXPECT_DOUBLE_EQ(b.read->mb_per_s, run.read->mb_per_s);
+  EXPECT_DOUBLE_EQ(b.read->lat.p50_us, run.read->lat.p50_us);
+  ASSERT_TRUE(b.read->histogram);
+  // The stored histogram recomputes any percentile, not just the ones printed.
+  EXPECT_DOUBLE_EQ(b.read->histogram->Percentile(0.9999), run.read->histogram->Percentile(0.9999));
+  EXPECT_EQ(b.samples.size(), 2u);
+  EXPECT_DOUBLE_EQ(b.samples[1].write_mb_per_s, 41.0);
+  EXPECT_EQ(b.tags, run.tags);
+  EXPECT_EQ(b.notes, run.notes);
+  EXPECT_EQ(b.repeat_mb_per_s, run.repeat_mb_per_s);
+  EXPECT_EQ(b.inventory["host"]["cpu"]["model"], "Test CPU");
+  EXPECT_DOUBLE_EQ(b.cpu.sys_pct, 33.25);
+}
+
+TEST(ResultsStore, ListFiltersNewestFirst) {
+  TempDir dir;
+  Result<ResultsStore> store = OpenIn(dir);
+  ASSERT_TRUE(store.ok());
+  int64_t inv = store.value().BeginInvocation("run", "x", "2026-01-01T00:00:00Z").value();
+  for (int i = 0; i < 4; ++i) {
+    RunResult run = SampleRun(i % 2 ? "odd" : "even", "2026-11-0" + std::to_string(i + 1) + "T00:00:00Z");
+    run.tags["i"] = std::to_string(i);
+    if (i == 3) run.target = "/mnt/nas";
+    ASSERT_TRUE(store.value().Save(run, inv).ok());
+  }
+  auto names = [&](const RunFilter& f) {
+    std::vector<std::string> out;
+    for (const RunResult& r : store.value().List(f).value()) out.push_back(r.name + r.tags.at("i"));
+    return out;
+  };
+  EXPECT_EQ(names({}), (std::vector<std::string>{"odd3", "even2", "odd1", "even0"}));
+  RunFilter by_name;
+  by_name.name = "even";
+  EXPECT_EQ(names(by_name), (std::vector<std::string>{"even2", "even0"}));
+  RunFilter by_tag;
+  by_tag.tags = {{"i", "1"}};
+  EXPECT_EQ(names(by_tag), (std::vector<std::string>{"odd1"}));
+  RunFilter since;
+  since.since = "2026-11-03";
+  EXPECT_EQ(names(since), (std::vector<std::string>{"odd3", "even2"}));
+  RunFilter target;
+  target.target = "/mnt/nas";
+  EXPECT_EQ(names(target), (std::vector<std::string>{"odd3"}));
+  RunFilter last;
+  last.limit = 1;
+  EXPECT_EQ(names(last), (std::vector<std::string>{"odd3"}));
+}
+
+TEST(ResultsStore, TagAndRemove) {
+  TempDir dir;
+  Result<ResultsStore> store = OpenIn(dir);
+  ASSERT_TRUE(store.ok());
+  int64_t inv = store.value().BeginInvocation("run", "x", "2026-01-01T00:00:00Z").value();
+  RunResult run = SampleRun("r", "2026-11-01T00:00:00Z");
+  ASSERT_TRUE(store.value().Save(run, inv).ok());
+  ASSERT_TRUE(store.value().SetTag(run.id, "mtu", "1500").ok());
+  EXPECT_EQ(store.value().Load(run.id).value().tags.at("mtu"), "1500");
+  Status missing = store.value().SetTag(run.id + 100, "a", "b");
+  EXPECT_EQ(missing.kind(), ErrorKind::kBadInput);
+  EXPECT_NE(missing.message().find("no run with id"), std::string::npos);
+  ASSERT_TRUE(store.value().Remove(run.id).ok());
+  EXPECT_EQ(store.value().Load(run.id).status().kind(), ErrorKind::kBadInput);
+  EXPECT_EQ(store.value().Remove(run.id).kind(), ErrorKind::kBadInput);
+}
+
+TEST(ResultsStore, ARunThatNeverFinishedStaysPartial) {
+  TempDir dir;
+  int64_t id = 0;
+  {
+    Result<ResultsStore> store = OpenIn(dir);
+    ASSERT_TRUE(store.ok());
+    int64_t inv = store.value().BeginInvocation("run", "x", "2026-01-01T00:00:00Z").value();
+    RunResult run = SampleRun("killed", "2026-11-01T00:00:00Z");
+    ASSERT_TRUE(store.value().BeginRun(run, inv).ok());
+    id = run.id;
+  }  // the process "dies" here without FinishRun
+  Result<ResultsStore> store = OpenIn(dir);
+  Result<RunResult> back = store.value().Load(id);
+  ASSERT_TRUE(back.ok());
+  EXPECT_TRUE(back.value().partial);
+  EXPECT_NE(back.value().error.find("stopped before this run ended"), std::string::npos);
+}
+
+TEST(ResultsStore, MigratesTheFirstSchemaKeepingItsRuns) {
+  TempDir dir;
+  std::string path = dir.path() + "/v1.db";
+  std::string fixture = std::string(__FILE__).substr(0, std::string(__FILE__).rfind('/')) + "/testdata/schema_v1.sql";
+  {
+    Result<SqliteDb> db = SqliteDb::Open(path, true);
+    ASSERT_TRUE(db.ok());
+    std::string sql = ReadFile(fixture);
+    ASSERT_FALSE(sql.empty()) << fixture;
+    ASSERT_TRUE(db.value().Exec(sql).ok());
+  }
+  Result<ResultsStore> store = ResultsStore::Open(path);
+  ASSERT_TRUE(store.ok()) << store.status().message();
+  Result<RunResult> run = store.value().Load(1);
+  ASSERT_TRUE(run.ok()) << run.status().message();
+  EXPECT_EQ(run.value().name, "v1 run");
+  EXPECT_EQ(run.value().tags.at("box"), "atom");
+  EXPECT_DOUBLE_EQ(run.value().read->mb_per_s, 536.870912);
+  EXPECT_EQ(run.value().samples.size(), 2u);
+  Result<SqliteDb> raw = SqliteDb::Open(path, false);
+  EXPECT_EQ(raw.value().QueryInt("PRAGMA user_version").value(), kSchemaVersion);
+  EXPECT_EQ(raw.value().QueryInt("SELECT invocation_id FROM runs WHERE id = 1").value(), 1);
+}
+
+void ExpectRefusedAndUntouched(const std::string& path, const std::string& expected_words) {
+  std::string before = ReadFile(path);
+  Result<ResultsStore> store = ResultsStore::Open(path);
+  ASSERT_FALSE(store.ok());
+  EXPECT_EQ(store.status().kind(), ErrorKind::kBadInput);
+  EXPECT_NE(store.status().message().find(expected_words), std::string::npos) << store.status().message();
+  EXPECT_EQ(store.status().message().find('\n'), std::string::npos);
+  EXPECT_EQ(ReadFile(path), before);
+  EXPECT_NE(access((path + "-wal").c_str(), F_OK), 0);
+}
+
+TEST(ResultsStore, RefusesForeignAndNewerFilesWithoutTouchingThem) {
+  TempDir dir;
+  std::string text = dir.path() + "/notes.txt";
+  std::ofstream(text) << "shopping list\n";
+  ExpectRefusedAndUntouched(text, "not an SQLite database");
+
+  std::string foreign = dir.path() + "/other.db";
+  {
+    Result<SqliteDb> db = SqliteDb::Open(foreign, true);
+    ASSERT_TRUE(db.value().Exec("CREATE TABLE photos (id INTEGER); INSERT INTO photos VALUES (1);").ok());
+  }
+  ExpectRefusedAndUntouched(foreign, "belongs to another program");
+
+  std::string newer = dir.path() + "/newer.db";
+  {
+    Result<SqliteDb> db = SqliteDb::Open(newer, true);
+    ASSERT_TRUE(db.value().Exec("PRAGMA application_id = " + std::to_string(kApplicationId) +
+                                "; PRAGMA user_version = 99; CREATE TABLE runs (id INTEGER);").ok());
+  }
+  ExpectRefusedAndUntouched(newer, "newer than this nasperf");
+}
+
+TEST(ResultsStore, ConcurrentProcessesLoseNothing) {
+  TempDir dir;
+  std::string path = dir.path() + "/shared.db";
+  constexpr int kProcesses = 4, kRunsEach = 25;
+  std::vector<pid_t> children;
+  for (int p = 0; p < kProcesses; ++p) {
+    pid_t pid = fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+      Result<ResultsStore> store = ResultsStore::Open(path);
+      if (!store.ok()) _exit(10);
+      Result<int64_t> inv = store.value().BeginInvocation("run", "x", "2026-01-01T00:00:00Z");
+      if (!inv.ok()) _exit(11);
+      for (int i = 0; i < kRunsEach; ++i) {
+        RunResult run = SampleRun("p" + std::to_string(p), "2026-11-01T00:00:00Z");
+        if (!store.value().BeginRun(run, inv.value()).ok()) _exit(12);
+        if (!store.value().FinishRun(run).ok()) _exit(13);
+      }
+      _exit(0);
+    }
+    children.push_back(pid);
+  }
+  for (pid_t pid : children) {
+    int status = 0;
+    waitpid(pid, &status, 0);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "child status " << status;
+  }
+  Result<ResultsStore> store = ResultsStore::Open(path);
+  Result<std::vector<RunResult>> all = store.value().List({});
+  ASSERT_TRUE(all.ok());
+  EXPECT_EQ(all.value().size(), static_cast<size_t>(kProcesses * kRunsEach));
+  for (const RunResult& r : all.value()) EXPECT_FALSE(r.partial) << r.id;
+}
+
+}  // namespace
+}  // namespace nasperf

@@ -1,0 +1,113 @@
+// Schema versions. Never edit a released migration: add the next one.
+#include "store/schema.h"
+
+#include <string>
+
+namespace nasperf {
+namespace {
+
+// Version 1: runs with their job, per-direction results (with the latency histogram),
+// per-second samples and tags.
+constexpr const char* kCreateV1 = R"sql(
+CREATE TABLE runs (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  started_at TEXT NOT NULL,
+  nasperf_version TEXT NOT NULL,
+  command_line TEXT NOT NULL,
+  source_tool TEXT NOT NULL,
+  source_file TEXT NOT NULL,
+  name TEXT NOT NULL,
+  test TEXT NOT NULL,
+  target TEXT NOT NULL,
+  engine TEXT NOT NULL,
+  partial INTEGER NOT NULL,
+  error TEXT NOT NULL,
+  job_json TEXT NOT NULL,
+  cpu_user_pct REAL NOT NULL,
+  cpu_sys_pct REAL NOT NULL,
+  notes_json TEXT NOT NULL,
+  repeats_json TEXT NOT NULL,
+  inventory_json TEXT NOT NULL
+);
+CREATE TABLE directions (
+  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  dir TEXT NOT NULL CHECK (dir IN ('read', 'write')),
+  bytes INTEGER NOT NULL, ios INTEGER NOT NULL, seconds REAL NOT NULL,
+  mb_per_s REAL NOT NULL, iops REAL NOT NULL, errors INTEGER NOT NULL,
+  lat_mean_us REAL NOT NULL, lat_p50_us REAL NOT NULL, lat_p90_us REAL NOT NULL,
+  lat_p99_us REAL NOT NULL, lat_p999_us REAL NOT NULL, lat_max_us REAL NOT NULL,
+  histogram BLOB,
+  PRIMARY KEY (run_id, dir)
+);
+CREATE TABLE samples (
+  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  t_s REAL NOT NULL, read_mb_per_s REAL NOT NULL, write_mb_per_s REAL NOT NULL
+);
+CREATE INDEX samples_by_run ON samples(run_id);
+CREATE TABLE tags (
+  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  key TEXT NOT NULL, value TEXT NOT NULL,
+  PRIMARY KEY (run_id, key)
+);
+CREATE INDEX runs_by_start ON runs(started_at);
+)sql";
+
+// Version 2: invocations group the runs one command made (quick's eight tests, a
+// sweep's points), so a suite is listed and compared as one item.
+constexpr const char* kMigrateV1ToV2 = R"sql(
+CREATE TABLE invocations (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  command TEXT NOT NULL,
+  started_at TEXT NOT NULL,
+  command_line TEXT NOT NULL
+);
+ALTER TABLE runs ADD COLUMN invocation_id INTEGER REFERENCES invocations(id);
+INSERT INTO invocations (id, command, started_at, command_line)
+  SELECT id, CASE WHEN source_tool = 'nasperf' THEN 'run' ELSE 'import' END, started_at, command_line FROM runs;
+UPDATE runs SET invocation_id = id;
+CREATE INDEX runs_by_invocation ON runs(invocation_id);
+)sql";
+
+}  // namespace
+
+const char* MigrationSql(int from) {
+  switch (from) {
+    case 0: return kCreateV1;
+    case 1: return kMigrateV1ToV2;
+    default: return nullptr;
+  }
+}
+
+Status PrepareSchema(SqliteDb& db) {
+  // Read-only checks first: a foreign or newer file must stay byte-for-byte as it was.
+  Result<int64_t> app = db.QueryInt("PRAGMA application_id");
+  if (!app.ok())
+    return Status::BadInput("results database " + db.path() + " is not an SQLite database (" + app.status().message() + ")");
+  Result<int64_t> version = db.QueryInt("PRAGMA user_version");
+  Result<int64_t> tables = db.QueryInt("SELECT count(*) FROM sqlite_master");
+  if (!version.ok() || !tables.ok()) return Status::BadInput("results database " + db.path() + ": cannot be read");
+  if (tables.value() > 0 && app.value() != kApplicationId)
+    return Status::BadInput("results database " + db.path() + " belongs to another program; give another --db");
+  if (version.value() > kSchemaVersion)
+    return Status::BadInput("results database " + db.path() + " has schema version " + std::to_string(version.value()) +
+                            ", newer than this nasperf's " + std::to_string(kSchemaVersion) + "; upgrade nasperf");
+
+  // WAL lets readers and one writer proceed together; the busy timeout makes concurrent
+  // writers wait for each other instead of failing.
+  if (Status s = db.Exec("PRAGMA busy_timeout = 30000"); !s.ok()) return s;
+  if (Status s = db.Exec("PRAGMA journal_mode = WAL"); !s.ok()) return s;
+  if (Status s = db.Exec("PRAGMA foreign_keys = ON"); !s.ok()) return s;
+  if (version.value() == kSchemaVersion) return Status::Ok();
+
+  return InTransaction(db, [&]() -> Status {
+    // Re-read inside the write lock: another process may have migrated meanwhile.
+    Result<int64_t> current = db.QueryInt("PRAGMA user_version");
+    if (!current.ok()) return current.status();
+    for (int64_t v = current.value(); v < kSchemaVersion; ++v)
+      if (Status s = db.Exec(MigrationSql(static_cast<int>(v))); !s.ok()) return s;
+    if (Status s = db.Exec("PRAGMA application_id = " + std::to_string(kApplicationId)); !s.ok()) return s;
+    return db.Exec("PRAGMA user_version = " + std::to_string(kSchemaVersion));
+  });
+}
+
+}  // namespace nasperf
