@@ -32,6 +32,16 @@
 namespace nasperf::e2e {
 namespace {
 
+// Every nasperf these tests start stores into a database of this test process, never
+// into the user's own (~/.local/share/nasperf/results.db); it is removed at exit.
+struct PrivateResultsDb {
+  std::string path = "/tmp/nasperf-e2e-" + std::to_string(::getpid()) + ".db";
+  PrivateResultsDb() { ::setenv("NASPERF_DB", path.c_str(), 1); }
+  ~PrivateResultsDb() {
+    for (const char* suffix : {"", "-wal", "-shm"}) ::unlink((path + suffix).c_str());
+  }
+} private_results_db;
+
 using Clock = std::chrono::steady_clock;
 
 double SecondsSince(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }

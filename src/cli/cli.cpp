@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <exception>
 
+#include "cli/command_line.h"
 #include "cli/commands.h"
 #include "nasperf/version.h"
 #include "platform/signals.h"
@@ -43,6 +44,7 @@ int CliMain(int argc, char** argv) {
   AddCommonOptions(*quick_cmd, quick.common);
   AddJobOptions(*quick_cmd, quick.job, JobOptionSet::kQuick);
 
+  run.common.command_line = quick.common.command_line = RedactedCommandLine(argc, argv);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -5,10 +5,16 @@
 
 namespace nasperf {
 
-void AddCommonOptions(CLI::App& app, CommonOptions& options) {
+void AddOutputOptions(CLI::App& app, CommonOptions& options) {
   app.add_flag("--json", options.json, "print the JSON result document on stdout (nothing else)");
+  app.add_option("--db", options.db, "results database (default $NASPERF_DB or ~/.local/share/nasperf/results.db)");
+}
+
+void AddCommonOptions(CLI::App& app, CommonOptions& options) {
+  AddOutputOptions(app, options);
   app.add_option("--name", options.name, "a name for this run");
   app.add_option("--tag", options.tags, "label the run: --tag key=value (repeatable)")->allow_extra_args(false);
+  app.add_flag("--no-store", options.no_store, "do not save the run in the results database");
 }
 
 Result<std::map<std::string, std::string>> ParseTags(const std::vector<std::string>& tags) {

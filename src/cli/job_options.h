@@ -19,7 +19,13 @@ struct CommonOptions {
   bool json = false;
   std::string name;
   std::vector<std::string> tags;  // "k=v"
+  std::string db;                 // results database; empty: ResultsStore::DefaultPath()
+  bool no_store = false;
+  std::string command_line;       // set by CliMain, secrets redacted
 };
+// --json and --db: every command.
+void AddOutputOptions(CLI::App& app, CommonOptions& options);
+// Those, plus --name, --tag and --no-store: commands that make runs.
 void AddCommonOptions(CLI::App& app, CommonOptions& options);
 Result<std::map<std::string, std::string>> ParseTags(const std::vector<std::string>& tags);
 

@@ -5,6 +5,7 @@
 
 #include "cli/commands.h"
 #include "cli/progress.h"
+#include "cli/run_recorder.h"
 #include "core/runner.h"
 #include "core/units.h"
 #include "report/json_report.h"
@@ -64,6 +65,9 @@ int QuickCommand(const QuickCommandOptions& options) {
     }
   }
 
+  Result<RunRecorder> recorder = RunRecorder::Open(options.common, "quick");
+  if (!recorder.ok()) return ReportFailure(recorder.status());
+
   ProgressLine progress(!options.common.json);
   std::vector<RunResult> results;
   Status status;
@@ -72,12 +76,17 @@ int QuickCommand(const QuickCommandOptions& options) {
     const char* direction = DoesReads(jobs[i].rw) ? "read" : "write";
     progress.SetLabel(fmt::format("{} {} ({}/{})", test.label, direction, i + 1, jobs.size()));
     std::string name = options.common.name.empty() ? std::string(test.label) + " " + direction : options.common.name;
+    RunResult begun = NewRunRecord(name, tags.value(), target, jobs[i]);
+    begun.test = test.label;
+    if (status = recorder.value().Begin(begun); !status.ok()) break;
     RunOutcome outcome = RunRepeated(jobs[i], target, RunLabels{name, tags.value()},
                                      RunHooks{[&](const Sample& s) { progress.Show(s); }, {}});
     progress.Clear();
     outcome.result.test = test.label;
     outcome.result.notes.insert(outcome.result.notes.end(), notes.begin(), notes.end());
     status = outcome.status;
+    Status stored = recorder.value().Finish(outcome.result, begun);
+    if (status.ok()) status = stored;
     results.push_back(std::move(outcome.result));
   }
   made.value().reset();  // removes the test file before anything is printed
@@ -97,6 +106,7 @@ int QuickCommand(const QuickCommandOptions& options) {
         status.ok() ? "" : "  [PARTIAL]");
     std::printf("%s", QuickTable(heading, rows).c_str());
     for (const std::string& note : notes) std::printf("note: %s\n", note.c_str());
+    std::printf("%s", StoredLine(recorder.value(), results).c_str());
     if (!status.ok() && !results.empty() && !results.back().error.empty())
       std::printf("stopped early: %s\n", results.back().error.c_str());
   }

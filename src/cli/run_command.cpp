@@ -5,6 +5,7 @@
 
 #include "cli/commands.h"
 #include "cli/progress.h"
+#include "cli/run_recorder.h"
 #include "core/runner.h"
 #include "report/json_report.h"
 #include "report/table_report.h"
@@ -20,19 +21,25 @@ int RunCommand(const RunCommandOptions& options) {
   Result<JobSpec> job = BuildJob(options.job, *target.value());
   if (!job.ok()) return ReportFailure(job.status());
   if (Status s = target.value()->Check(job.value()); !s.ok()) return ReportFailure(s);
+  Result<RunRecorder> recorder = RunRecorder::Open(options.common, "run");
+  if (!recorder.ok()) return ReportFailure(recorder.status());
 
+  RunResult begun = NewRunRecord(options.common.name, tags.value(), *target.value(), job.value());
+  if (Status s = recorder.value().Begin(begun); !s.ok()) return ReportFailure(s);
   ProgressLine progress(!options.common.json);
   RunOutcome outcome = RunRepeated(job.value(), *target.value(), RunLabels{options.common.name, tags.value()},
                                    RunHooks{[&](const Sample& s) { progress.Show(s); }, {}});
   progress.Clear();
   target.value().reset();  // removes nasperf's files before anything is printed
+  Status stored = recorder.value().Finish(outcome.result, begun);
 
   if (options.common.json)
     std::printf("%s\n", DocumentToJson({outcome.result}).dump(2).c_str());
   else
-    std::printf("%s", RunTable(outcome.result).c_str());
+    std::printf("%s%s", RunTable(outcome.result).c_str(), StoredLine(recorder.value(), {outcome.result}).c_str());
   std::fflush(stdout);
-  return ReportFailure(outcome.status);
+  if (!outcome.status.ok()) return ReportFailure(outcome.status);
+  return ReportFailure(stored);
 }
 
 }  // namespace nasperf

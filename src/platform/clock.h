@@ -14,3 +14,12 @@ inline uint64_t MonotonicNs() {
 }
 
 }  // namespace nasperf
+
+#include <string>
+
+namespace nasperf {
+
+// Now, as UTC ISO 8601 with seconds: "2026-11-30T09:16:22Z".
+std::string UtcTimestamp();
+
+}  // namespace nasperf

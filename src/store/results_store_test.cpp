@@ -235,7 +235,10 @@ TEST(ResultsStore, ConcurrentProcessesLoseNothing) {
     ASSERT_GE(pid, 0);
     if (pid == 0) {
       Result<ResultsStore> store = ResultsStore::Open(path);
-      if (!store.ok()) _exit(10);
+      if (!store.ok()) {
+        fprintf(stderr, "child %d: %s\n", p, store.status().message().c_str());
+        _exit(10);
+      }
       Result<int64_t> inv = store.value().BeginInvocation("run", "x", "2026-01-01T00:00:00Z");
       if (!inv.ok()) _exit(11);
       for (int i = 0; i < kRunsEach; ++i) {

@@ -92,9 +92,7 @@ Status PrepareSchema(SqliteDb& db) {
     return Status::BadInput("results database " + db.path() + " has schema version " + std::to_string(version.value()) +
                             ", newer than this nasperf's " + std::to_string(kSchemaVersion) + "; upgrade nasperf");
 
-  // WAL lets readers and one writer proceed together; the busy timeout makes concurrent
-  // writers wait for each other instead of failing.
-  if (Status s = db.Exec("PRAGMA busy_timeout = 30000"); !s.ok()) return s;
+  // WAL lets readers and one writer proceed together (the busy timeout is set at open).
   if (Status s = db.Exec("PRAGMA journal_mode = WAL"); !s.ok()) return s;
   if (Status s = db.Exec("PRAGMA foreign_keys = ON"); !s.ok()) return s;
   if (version.value() == kSchemaVersion) return Status::Ok();

@@ -96,6 +96,9 @@ Result<SqliteDb> SqliteDb::Open(const std::string& path, bool create) {
   int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
   if (sqlite3_open_v2(path.c_str(), &db.db_, flags, nullptr) != SQLITE_OK)
     return Status::BadInput("results database " + path + ": " + (db.db_ ? sqlite3_errmsg(db.db_) : "cannot open"));
+  // Other nasperf processes may be writing: wait for them rather than fail. Setting the
+  // timeout touches only this connection, never the file.
+  sqlite3_busy_timeout(db.db_, 30000);
   return db;
 }
 

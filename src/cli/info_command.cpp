@@ -1,0 +1,40 @@
+// `nasperf info`: checks TARGET, gathers the inventory, prints it as text or JSON.
+#include "cli/info_command.h"
+
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <cstdio>
+
+#include "cli/commands.h"
+#include "nasperf/status.h"
+#include "nasperf/version.h"
+#include "sysinfo/inventory.h"
+
+namespace nasperf {
+
+int InfoCommand(const std::string& target_arg, bool json) {
+  std::string target = target_arg.empty() ? "." : target_arg;
+  bool is_url = target.find("://") != std::string::npos;
+  if (target != "null:" && !is_url) {
+    struct stat st;
+    if (stat(target.c_str(), &st) != 0) {
+      return ReportFailure(ErrnoStatus("TARGET:", target, errno, ErrorKind::kBadInput));
+    }
+  }
+  nlohmann::ordered_json inventory = GatherInventory(target);
+  std::string out;
+  if (json) {
+    nlohmann::ordered_json document;
+    document["nasperf"]["version"] = NASPERF_VERSION;
+    document["inventory"] = std::move(inventory);
+    out = document.dump(2) + "\n";
+  } else {
+    out = InventoryText(inventory);
+  }
+  std::fwrite(out.data(), 1, out.size(), stdout);
+  std::fflush(stdout);
+  return 0;
+}
+
+}  // namespace nasperf

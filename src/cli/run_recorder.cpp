@@ -1,0 +1,63 @@
+// RunRecorder.
+#include "cli/run_recorder.h"
+
+#include "platform/clock.h"
+#include "sysinfo/inventory.h"
+#include "target/target.h"
+
+namespace nasperf {
+
+Result<RunRecorder> RunRecorder::Open(const CommonOptions& options, const std::string& command) {
+  RunRecorder recorder;
+  recorder.command_line_ = options.command_line;
+  if (options.no_store) return recorder;
+  std::string path = options.db.empty() ? ResultsStore::DefaultPath() : options.db;
+  Result<ResultsStore> store = ResultsStore::Open(path);
+  if (!store.ok()) return store.status();
+  recorder.store_.emplace(std::move(store).value());
+  Result<int64_t> invocation = recorder.store_->BeginInvocation(command, options.command_line, UtcTimestamp());
+  if (!invocation.ok()) return invocation.status();
+  recorder.invocation_id_ = invocation.value();
+  return recorder;
+}
+
+Status RunRecorder::Begin(RunResult& run) {
+  run.started_at = UtcTimestamp();
+  run.command_line = command_line_;
+  if (!store_) return Status::Ok();
+  return store_->BeginRun(run, invocation_id_);
+}
+
+Status RunRecorder::Finish(RunResult& run, const RunResult& begun) {
+  run.id = begun.id;
+  run.started_at = begun.started_at;
+  run.command_line = begun.command_line;
+  run.inventory = begun.inventory;
+  if (!store_) return Status::Ok();
+  return store_->FinishRun(run);
+}
+
+}  // namespace nasperf
+
+namespace nasperf {
+
+RunResult NewRunRecord(const std::string& name, const std::map<std::string, std::string>& tags, const Target& target,
+                       const JobSpec& job) {
+  RunResult run;
+  run.name = name;
+  run.tags = tags;
+  run.target = target.description();
+  run.job = job;
+  run.engine = ResolveEngineName(job, target.is_null());
+  run.inventory = GatherInventory(target.description());
+  return run;
+}
+
+std::string StoredLine(const RunRecorder& recorder, const std::vector<RunResult>& runs) {
+  if (!recorder.enabled() || runs.empty() || runs.front().id == 0) return "";
+  std::string ids = std::to_string(runs.front().id);
+  if (runs.size() > 1) ids = "s " + ids + "-" + std::to_string(runs.back().id);
+  return "stored as run" + ids + " in " + recorder.path() + "\n";
+}
+
+}  // namespace nasperf

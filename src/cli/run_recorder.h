@@ -1,0 +1,44 @@
+// Stores the runs one command makes: opens the results database before anything is
+// measured (so a bad --db fails first, as bad input), records each run as started, then
+// its final state. Does nothing under --no-store.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "cli/job_options.h"
+#include "nasperf/result.h"
+#include "store/results_store.h"
+
+namespace nasperf {
+
+class RunRecorder {
+ public:
+  static Result<RunRecorder> Open(const CommonOptions& options, const std::string& command);
+
+  bool enabled() const { return store_.has_value(); }
+  std::string path() const { return store_ ? store_->path() : std::string(); }
+  // Fills started_at, command_line, tags (and id when storing) of a run about to start.
+  Status Begin(RunResult& run);
+  // Stores the final state of a run that Begin saw. Keeps its id, time and command line.
+  Status Finish(RunResult& run, const RunResult& begun);
+
+ private:
+  std::optional<ResultsStore> store_;
+  int64_t invocation_id_ = 0;
+  std::string command_line_;
+};
+
+}  // namespace nasperf
+
+namespace nasperf {
+
+class Target;
+
+// The record of a run about to start: labels, target, job, resolved engine, inventory.
+RunResult NewRunRecord(const std::string& name, const std::map<std::string, std::string>& tags, const Target& target,
+                       const JobSpec& job);
+// "stored as run 12 in PATH" (or runs 12-19), empty when nothing was stored.
+std::string StoredLine(const RunRecorder& recorder, const std::vector<RunResult>& runs);
+
+}  // namespace nasperf
