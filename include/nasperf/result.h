@@ -45,6 +45,7 @@ struct Sample {
 
 struct RunResult {
   int64_t id = 0;          // the results database's id; 0 until stored
+  int64_t invocation_id = 0;  // the stored command that made it (quick's eight tests share one)
   std::string started_at;  // UTC, ISO 8601 ("2026-11-30T09:16:22Z")
   std::string command_line;  // as typed, passwords redacted
   std::string source_tool = "nasperf";  // or the tool an imported run came from: fio, iozone, crystaldiskmark

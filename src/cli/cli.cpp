@@ -6,6 +6,8 @@
 
 #include "cli/command_line.h"
 #include "cli/commands.h"
+#include "cli/info_command.h"
+#include "cli/results_command.h"
 #include "nasperf/version.h"
 #include "platform/signals.h"
 
@@ -44,7 +46,17 @@ int CliMain(int argc, char** argv) {
   AddCommonOptions(*quick_cmd, quick.common);
   AddJobOptions(*quick_cmd, quick.job, JobOptionSet::kQuick);
 
-  run.common.command_line = quick.common.command_line = RedactedCommandLine(argc, argv);
+  ResultsCommandOptions results;
+  CLI::App* results_cmd = AddResultsCommand(app, results);
+
+  CLI::App* info_cmd = app.add_subcommand("info", "what nasperf knows about this machine and TARGET's storage");
+  std::string info_target = ".";
+  bool info_json = false;
+  info_cmd->add_option("TARGET", info_target, "a path, block device or null: (default .)");
+  info_cmd->add_flag("--json", info_json, "JSON on stdout");
+
+  run.common.command_line = quick.common.command_line = results.common.command_line =
+      RedactedCommandLine(argc, argv);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -73,6 +85,8 @@ int CliMain(int argc, char** argv) {
   try {
     if (*run_cmd) return RunCommand(run);
     if (*quick_cmd) return QuickCommand(quick);
+    if (*results_cmd) return ResultsCommand(*results_cmd, results);
+    if (*info_cmd) return InfoCommand(info_target, info_json);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "nasperf: internal error: %s\n", e.what());
     return 1;

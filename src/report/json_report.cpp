@@ -90,6 +90,8 @@ ojson RunToJson(const RunResult& run) {
   j["tags"] = run.tags;
   if (!run.error.empty()) j["error"] = run.error;
   if (!run.notes.empty()) j["notes"] = run.notes;
+  if (!run.command_line.empty()) j["command_line"] = run.command_line;
+  if (!run.inventory.empty()) j["inventory"] = run.inventory;
   if (!run.repeat_mb_per_s.empty()) j["repeats_mb_per_s"] = run.repeat_mb_per_s;
   return j;
 }

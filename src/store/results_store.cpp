@@ -20,7 +20,7 @@ constexpr const char* kUnfinished = "nasperf stopped before this run ended (kill
 
 constexpr const char* kRunColumns =
     "id, started_at, command_line, source_tool, source_file, name, test, target, engine, partial, error, "
-    "job_json, cpu_user_pct, cpu_sys_pct, notes_json, repeats_json, inventory_json";
+    "job_json, cpu_user_pct, cpu_sys_pct, notes_json, repeats_json, inventory_json, invocation_id";
 
 Status BindRunColumns(SqliteStatement& s, const RunResult& run) {
   nlohmann::json notes = run.notes, repeats = run.repeat_mb_per_s;
@@ -93,6 +93,7 @@ Status ResultsStore::BeginRun(RunResult& run, int64_t invocation_id) {
   s.value().Bind(18, invocation_id);
   if (Status r = s.value().Run(); !r.ok()) return r;
   run.id = db_.LastInsertId();
+  run.invocation_id = invocation_id;
   return Status::Ok();
 }
 
@@ -188,6 +189,7 @@ Result<RunResult> ResultsStore::ReadRun(SqliteStatement& row, bool details) {
   if (repeats.is_array()) run.repeat_mb_per_s = repeats.get<std::vector<double>>();
   run.inventory = nlohmann::ordered_json::parse(row.Text(16), nullptr, false);
   if (run.inventory.is_discarded()) run.inventory = nlohmann::ordered_json::object();
+  run.invocation_id = row.Int(17);
 
   Result<SqliteStatement> dirs = db_.Prepare(
       "SELECT dir, bytes, ios, seconds, mb_per_s, iops, errors, lat_mean_us, lat_p50_us, lat_p90_us, lat_p99_us, "
@@ -254,6 +256,7 @@ Result<std::vector<RunResult>> ResultsStore::List(const RunFilter& filter, bool 
     for (size_t i = 0; i < filter.ids.size(); ++i) sql += (i ? "," : "") + std::to_string(filter.ids[i]);
     sql += ")";
   }
+  if (filter.invocation_id) sql += " AND invocation_id = " + std::to_string(filter.invocation_id);
   if (!filter.name.empty()) {
     sql += " AND name = ?";
     texts.push_back(filter.name);
@@ -271,7 +274,7 @@ Result<std::vector<RunResult>> ResultsStore::List(const RunFilter& filter, bool 
     texts.push_back(k);
     texts.push_back(v);
   }
-  sql += " ORDER BY started_at DESC, id DESC";
+  sql += filter.oldest_first ? " ORDER BY started_at, id" : " ORDER BY started_at DESC, id DESC";
   if (filter.limit > 0) sql += " LIMIT " + std::to_string(filter.limit);
   Result<SqliteStatement> s = db_.Prepare(sql);
   if (!s.ok()) return s.status();

@@ -20,7 +20,9 @@ struct RunFilter {
   std::string name;                         // exact, empty: any
   std::string target;                       // exact, empty: any
   std::string since;                        // ISO 8601 date or time, empty: any
+  int64_t invocation_id = 0;                // runs of one command; 0: any
   int64_t limit = 0;                        // newest N; 0: all
+  bool oldest_first = false;
 };
 
 class ResultsStore {

@@ -1,0 +1,313 @@
+// The `results` subcommands. Each opens the database, checks its arguments (bad ones
+// are exit 2 with one line) and renders with the same table/JSON code as `run`.
+#include "cli/results_command.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <iostream>
+#include <regex>
+
+#include <fmt/format.h>
+
+#include "cli/commands.h"
+#include "import/import.h"
+#include "platform/clock.h"
+#include "report/compare.h"
+#include "report/csv_report.h"
+#include "report/json_report.h"
+#include "report/table_report.h"
+#include "store/results_store.h"
+#include "sysinfo/inventory.h"
+
+namespace nasperf {
+namespace {
+
+Result<int64_t> ParseRunId(const std::string& text) {
+  if (text.empty() || text.size() > 18 || text.find_first_not_of("0123456789") != std::string::npos ||
+      std::stoll(text) == 0)
+    return Status::BadInput("ID: '" + text + "' is not a run id (a positive whole number, see nasperf results list)");
+  return std::stoll(text);
+}
+
+Result<RunFilter> BuildFilter(const ResultsCommandOptions& o) {
+  RunFilter filter;
+  Result<std::map<std::string, std::string>> tags = ParseTags(o.tags);
+  if (!tags.ok()) return tags.status();
+  filter.tags = tags.value();
+  filter.name = o.name;
+  filter.target = o.target;
+  if (!o.since.empty()) {
+    static const std::regex date(R"(^\d{4}-\d{2}-\d{2}([T ]\d{2}(:\d{2}(:\d{2})?)?Z?)?$)");
+    if (!std::regex_match(o.since, date))
+      return Status::BadInput("--since: '" + o.since + "' is not a date (YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS)");
+    filter.since = o.since;
+    if (filter.since.size() > 10) filter.since[10] = 'T';
+  }
+  if (!o.last.empty()) {
+    Result<uint64_t> last = ParseCount(o.last, "--last");
+    if (!last.ok() || last.value() == 0) return Status::BadInput("--last: '" + o.last + "' is not a positive count");
+    filter.limit = static_cast<int64_t>(last.value());
+  }
+  return filter;
+}
+
+std::string DirectionFigure(const std::optional<DirectionResult>& d) {
+  return d && d->ios ? fmt::format("{:.2f}", d->mb_per_s) : "-";
+}
+
+std::string ListLine(const RunResult& r) {
+  std::string label = !r.test.empty() ? r.test : r.name;
+  if (!r.test.empty() && !r.name.empty() && r.name.rfind(r.test, 0) != 0) label = r.name + " " + r.test;
+  std::string tags;
+  for (const auto& [k, v] : r.tags) tags += (tags.empty() ? "" : " ") + k + "=" + v;
+  std::string source = r.source_tool == "nasperf" ? "" : "[" + r.source_tool + "] ";
+  return fmt::format("{:>5}  {:<20}  {:<24}  {:<18}  {:<9} {:>7} QD{:<3} T{:<2} {:>10} {:>10}  {}{}{}\n", r.id,
+                     r.started_at, label.substr(0, 24), r.target.substr(0, 18), ToString(r.job.rw),
+                     r.job.bs % 1024 == 0 ? std::to_string(r.job.bs / 1024) + "k" : std::to_string(r.job.bs), r.job.qd,
+                     r.job.threads, DirectionFigure(r.read), DirectionFigure(r.write), source,
+                     r.partial ? "[partial] " : "", tags);
+}
+
+int List(ResultsStore& store, const ResultsCommandOptions& o, bool details) {
+  Result<RunFilter> filter = BuildFilter(o);
+  if (!filter.ok()) return ReportFailure(filter.status());
+  Result<std::vector<RunResult>> runs = store.List(filter.value(), details);
+  if (!runs.ok()) return ReportFailure(runs.status());
+  if (o.common.json) {
+    std::printf("%s\n", DocumentToJson(runs.value()).dump(2).c_str());
+    return 0;
+  }
+  std::printf("%5s  %-20s  %-24s  %-18s  %-9s %7s %-4s %-3s %10s %10s  %s\n", "ID", "STARTED (UTC)", "NAME / TEST",
+              "TARGET", "RW", "BS", "QD", "T", "READ MB/s", "WRITE MB/s", "TAGS");
+  for (const RunResult& r : runs.value()) std::printf("%s", ListLine(r).c_str());
+  if (runs.value().empty()) std::printf("(no runs in %s match)\n", store.path().c_str());
+  return 0;
+}
+
+Result<std::vector<int64_t>> ParseIds(const std::vector<std::string>& texts) {
+  std::vector<int64_t> ids;
+  for (const std::string& t : texts) {
+    Result<int64_t> id = ParseRunId(t);
+    if (!id.ok()) return id.status();
+    ids.push_back(id.value());
+  }
+  return ids;
+}
+
+int Show(ResultsStore& store, const ResultsCommandOptions& o) {
+  Result<std::vector<int64_t>> ids = ParseIds(o.ids);
+  if (!ids.ok()) return ReportFailure(ids.status());
+  std::vector<RunResult> runs;
+  for (int64_t id : ids.value()) {
+    Result<RunResult> run = store.Load(id);
+    if (!run.ok()) return ReportFailure(run.status());
+    runs.push_back(std::move(run).value());
+  }
+  if (o.common.json) {
+    std::printf("%s\n", DocumentToJson(runs).dump(2).c_str());
+    return 0;
+  }
+  for (const RunResult& r : runs) {
+    std::printf("run %lld%s%s — started %s%s\n", static_cast<long long>(r.id), r.name.empty() ? "" : " ",
+                r.name.c_str(), r.started_at.c_str(), r.partial ? " [PARTIAL]" : "");
+    if (r.source_tool != "nasperf") std::printf("imported from %s: %s\n", r.source_tool.c_str(), r.source_file.c_str());
+    if (!r.command_line.empty()) std::printf("command: %s\n", r.command_line.c_str());
+    if (!r.tags.empty()) {
+      std::printf("tags:");
+      for (const auto& [k, v] : r.tags) std::printf(" %s=%s", k.c_str(), v.c_str());
+      std::printf("\n");
+    }
+    std::printf("%s", RunTable(r).c_str());
+    if (!r.samples.empty()) {
+      std::printf("per-second MB/s (read/write):");
+      for (const Sample& s : r.samples) std::printf(" %.0f/%.0f", s.read_mb_per_s, s.write_mb_per_s);
+      std::printf("\n");
+    }
+    if (!r.inventory.empty()) std::printf("%s", InventoryText(r.inventory).c_str());
+    std::printf("\n");
+  }
+  return 0;
+}
+
+// A run that belongs to a suite (quick) brings its whole invocation into the comparison.
+Result<CompareColumn> ColumnFor(ResultsStore& store, int64_t id) {
+  Result<RunResult> run = store.Load(id);
+  if (!run.ok()) return run.status();
+  CompareColumn column;
+  if (!run.value().test.empty() && run.value().invocation_id) {
+    RunFilter filter;
+    filter.invocation_id = run.value().invocation_id;
+    filter.oldest_first = true;
+    Result<std::vector<RunResult>> group = store.List(filter, false);
+    if (!group.ok()) return group.status();
+    column.runs = std::move(group).value();
+  } else {
+    column.runs.push_back(std::move(run).value());
+  }
+  const RunResult& first = column.runs.front();
+  column.heading = "#" + std::to_string(first.id);
+  if (column.runs.size() > 1) column.heading += "-" + std::to_string(column.runs.back().id);
+  std::string label = first.test.empty() ? first.name : "";
+  for (const auto& [k, v] : first.tags) label += (label.empty() ? "" : " ") + k + "=" + v;
+  if (!label.empty()) column.heading += " " + label.substr(0, 22);
+  return column;
+}
+
+int CompareRuns(ResultsStore& store, const ResultsCommandOptions& o) {
+  if (o.ids.size() < 2) return ReportFailure(Status::BadInput("compare: give at least two run IDs"));
+  Result<std::vector<int64_t>> ids = ParseIds(o.ids);
+  if (!ids.ok()) return ReportFailure(ids.status());
+  std::vector<CompareColumn> columns;
+  for (int64_t id : ids.value()) {
+    Result<CompareColumn> column = ColumnFor(store, id);
+    if (!column.ok()) return ReportFailure(column.status());
+    columns.push_back(std::move(column).value());
+  }
+  Comparison cmp = Compare(columns);
+  if (o.common.json) {
+    std::vector<RunResult> all;
+    for (const CompareColumn& c : columns) all.insert(all.end(), c.runs.begin(), c.runs.end());
+    nlohmann::ordered_json doc = DocumentToJson(all);
+    doc["compare"] = ComparisonToJson(cmp);
+    std::printf("%s\n", doc.dump(2).c_str());
+  } else {
+    std::printf("%s", ComparisonTable(cmp).c_str());
+  }
+  return 0;
+}
+
+int Tag(ResultsStore& store, const ResultsCommandOptions& o) {
+  if (o.ids.size() < 2) return ReportFailure(Status::BadInput("tag: usage: nasperf results tag ID key=value ..."));
+  Result<int64_t> id = ParseRunId(o.ids[0]);
+  if (!id.ok()) return ReportFailure(id.status());
+  Result<std::map<std::string, std::string>> tags = ParseTags({o.ids.begin() + 1, o.ids.end()});
+  if (!tags.ok()) return ReportFailure(tags.status());
+  for (const auto& [k, v] : tags.value())
+    if (Status s = store.SetTag(id.value(), k, v); !s.ok()) return ReportFailure(s);
+  if (!o.common.json) std::printf("run %lld tagged\n", static_cast<long long>(id.value()));
+  return 0;
+}
+
+int Remove(ResultsStore& store, const ResultsCommandOptions& o) {
+  Result<std::vector<int64_t>> ids = ParseIds(o.ids);
+  if (!ids.ok()) return ReportFailure(ids.status());
+  if (ids.value().empty()) return ReportFailure(Status::BadInput("rm: give the IDs of the runs to remove"));
+  for (int64_t id : ids.value()) {
+    Result<RunResult> run = store.Load(id);
+    if (!run.ok()) return ReportFailure(run.status());
+  }
+  if (!o.yes) {
+    if (!::isatty(STDIN_FILENO))
+      return ReportFailure(Status::BadInput("rm: stdin is not a terminal to ask on; add --yes to remove without asking"));
+    std::fprintf(stderr, "remove %zu run(s) from %s? [y/N] ", ids.value().size(), store.path().c_str());
+    std::string answer;
+    std::getline(std::cin, answer);
+    if (answer != "y" && answer != "Y" && answer != "yes") {
+      std::fprintf(stderr, "nothing removed\n");
+      return 1;
+    }
+  }
+  for (int64_t id : ids.value())
+    if (Status s = store.Remove(id); !s.ok()) return ReportFailure(s);
+  if (!o.common.json) std::printf("removed %zu run(s)\n", ids.value().size());
+  return 0;
+}
+
+int Export(ResultsStore& store, const ResultsCommandOptions& o) {
+  if (o.csv == o.common.json) return ReportFailure(Status::BadInput("export: choose one of --csv or --json"));
+  Result<RunFilter> filter = BuildFilter(o);
+  if (!filter.ok()) return ReportFailure(filter.status());
+  Result<std::vector<RunResult>> runs = store.List(filter.value(), true);
+  if (!runs.ok()) return ReportFailure(runs.status());
+  if (o.csv) std::printf("%s", RunsToCsv(runs.value()).c_str());
+  else std::printf("%s\n", DocumentToJson(runs.value()).dump(2).c_str());
+  return 0;
+}
+
+int Import(ResultsStore& store, const ResultsCommandOptions& o) {
+  if (o.files.empty()) return ReportFailure(Status::BadInput("import: give the files to import"));
+  Result<ImportFormat> format = ParseImportFormat(o.format);
+  if (!format.ok()) return ReportFailure(format.status());
+  Result<std::map<std::string, std::string>> tags = ParseTags(o.tags);
+  if (!tags.ok()) return ReportFailure(tags.status());
+  // Every file is read before anything is stored: a bad file stores nothing.
+  std::vector<RunResult> runs;
+  for (const std::string& file : o.files) {
+    Result<std::vector<RunResult>> imported = ImportFile(file, format.value());
+    if (!imported.ok()) return ReportFailure(imported.status());
+    for (RunResult& r : imported.value()) {
+      for (const auto& [k, v] : tags.value()) r.tags[k] = v;
+      if (!o.import_name.empty()) r.name = o.import_name;
+      if (r.started_at.empty()) r.started_at = UtcTimestamp();
+      r.command_line = o.common.command_line;
+      runs.push_back(std::move(r));
+    }
+  }
+  Result<int64_t> invocation = store.BeginInvocation("import", o.common.command_line, UtcTimestamp());
+  if (!invocation.ok()) return ReportFailure(invocation.status());
+  for (RunResult& r : runs)
+    if (Status s = store.Save(r, invocation.value()); !s.ok()) return ReportFailure(s);
+  if (o.common.json) {
+    std::printf("%s\n", DocumentToJson(runs).dump(2).c_str());
+  } else {
+    for (const RunResult& r : runs) std::printf("%s", ListLine(r).c_str());
+    std::printf("imported %zu run(s) into %s\n", runs.size(), store.path().c_str());
+  }
+  return 0;
+}
+
+void AddFilterOptions(CLI::App& app, ResultsCommandOptions& o) {
+  app.add_option("--tag", o.tags, "only runs with this tag: --tag key=value (repeatable)")->allow_extra_args(false);
+  app.add_option("--name", o.name, "only runs with this name");
+  app.add_option("--since", o.since, "only runs started on or after this date (YYYY-MM-DD, UTC)");
+  app.add_option("--target", o.target, "only runs on this target");
+  app.add_option("--last", o.last, "only the newest N runs");
+}
+
+}  // namespace
+
+CLI::App* AddResultsCommand(CLI::App& app, ResultsCommandOptions& o) {
+  CLI::App* results = app.add_subcommand("results", "list, show, compare, tag, remove, export and import stored runs");
+  results->require_subcommand(1);
+  AddOutputOptions(*results, o.common);
+
+  CLI::App* list = results->add_subcommand("list", "one line per stored run, newest first");
+  AddFilterOptions(*list, o);
+  CLI::App* show = results->add_subcommand("show", "everything stored about runs");
+  show->add_option("ID", o.ids, "run ids")->required();
+  CLI::App* compare = results->add_subcommand("compare", "runs side by side; a quick run brings its whole set");
+  compare->add_option("ID", o.ids, "run ids, the first is the baseline")->required();
+  CLI::App* tag = results->add_subcommand("tag", "add or change tags: tag ID key=value ...");
+  tag->add_option("ARGS", o.ids, "ID key=value ...")->required();
+  CLI::App* rm = results->add_subcommand("rm", "remove runs");
+  rm->add_option("ID", o.ids, "run ids")->required();
+  rm->add_flag("--yes,-y", o.yes, "do not ask");
+  CLI::App* exp = results->add_subcommand("export", "all matching runs as CSV or the JSON document");
+  exp->add_flag("--csv", o.csv, "CSV, one row per run and direction");
+  AddFilterOptions(*exp, o);
+  CLI::App* imp = results->add_subcommand("import", "store runs measured by fio, iozone or CrystalDiskMark");
+  imp->add_option("FILE", o.files, "fio --output-format=json, iozone -a / -R report, CrystalDiskMark text")->required();
+  imp->add_option("--format", o.format, "auto | fio | iozone | cdm (default auto)");
+  imp->add_option("--tag", o.tags, "label the imported runs: --tag key=value")->allow_extra_args(false);
+  imp->add_option("--name", o.import_name, "a name for the imported runs");
+  for (CLI::App* sub : {list, show, compare, tag, rm, exp, imp}) AddOutputOptions(*sub, o.common);
+  return results;
+}
+
+int ResultsCommand(CLI::App& results, const ResultsCommandOptions& o) {
+  std::string path = o.common.db.empty() ? ResultsStore::DefaultPath() : o.common.db;
+  Result<ResultsStore> store = ResultsStore::Open(path);
+  if (!store.ok()) return ReportFailure(store.status());
+  ResultsStore& s = store.value();
+  if (results.got_subcommand("list")) return List(s, o, false);
+  if (results.got_subcommand("show")) return Show(s, o);
+  if (results.got_subcommand("compare")) return CompareRuns(s, o);
+  if (results.got_subcommand("tag")) return Tag(s, o);
+  if (results.got_subcommand("rm")) return Remove(s, o);
+  if (results.got_subcommand("export")) return Export(s, o);
+  if (results.got_subcommand("import")) return Import(s, o);
+  return ReportFailure(Status::BadInput("results: unknown subcommand"));
+}
+
+}  // namespace nasperf

@@ -1,0 +1,29 @@
+// `nasperf results list|show|compare|tag|rm|export|import`: the results database.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <string>
+#include <vector>
+
+#include "cli/job_options.h"
+
+namespace nasperf {
+
+struct ResultsCommandOptions {
+  CommonOptions common;
+  std::vector<std::string> tags;  // filters (k=v), or for `tag`: the tags to set
+  std::string name, since, target, last;
+  std::vector<std::string> ids;   // run ids (and for `tag`: ID k=v ...)
+  bool yes = false;
+  bool csv = false;
+  std::string format = "auto";    // import
+  std::vector<std::string> files; // import
+  std::string import_name;        // import: --name for the imported runs
+};
+
+// Adds `results` and its subcommands to `app`; returns the `results` subcommand.
+CLI::App* AddResultsCommand(CLI::App& app, ResultsCommandOptions& options);
+// Runs whichever `results` subcommand was parsed.
+int ResultsCommand(CLI::App& results, const ResultsCommandOptions& options);
+
+}  // namespace nasperf

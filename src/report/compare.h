@@ -1,0 +1,45 @@
+// Side-by-side comparison of runs (or of suites such as quick's eight tests): each
+// figure, its difference against the first column, whether that difference is larger
+// than the noise, and what differs in the job and the inventory.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "nasperf/result.h"
+#include "stats/confidence.h"
+
+namespace nasperf {
+
+// One column: a single run, or every run of one quick invocation.
+struct CompareColumn {
+  std::string heading;  // "#12 atom" or "#12-19 quick mtu=9000"
+  std::vector<RunResult> runs;
+};
+
+struct CompareCell {
+  bool present = false;
+  double value = 0;
+  double pct_vs_first = 0;         // (value - first) / first * 100
+  std::optional<Interval> ci95;    // of the repeats' MB/s, when the run was repeated
+  std::string significance;        // "significant", "within noise", or "" without repeats
+};
+
+struct CompareRow {
+  std::string label;  // "SEQ1M Q8T1 read MB/s"
+  std::string unit;   // "MB/s", "IOPS", "us"
+  std::vector<CompareCell> cells;
+};
+
+struct Comparison {
+  std::vector<std::string> headings;
+  std::vector<CompareRow> rows;
+  std::vector<std::string> differences;  // "job.qd: 1 vs 32", "host.nics[0].mtu: 1500 vs 9000"
+};
+
+Comparison Compare(const std::vector<CompareColumn>& columns);
+std::string ComparisonTable(const Comparison& comparison);
+nlohmann::ordered_json ComparisonToJson(const Comparison& comparison);
+
+}  // namespace nasperf

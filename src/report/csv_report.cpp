@@ -1,0 +1,41 @@
+// RunsToCsv (RFC 4180 quoting).
+#include "report/csv_report.h"
+
+#include <fmt/format.h>
+
+namespace nasperf {
+namespace {
+
+std::string Field(const std::string& text) {
+  if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
+  std::string out = "\"";
+  for (char c : text) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+}  // namespace
+
+std::string RunsToCsv(const std::vector<RunResult>& runs) {
+  std::string out =
+      "id,started_at,name,test,target,source_tool,source_file,rw,bs_bytes,qd,threads,size_bytes,direct,engine,"
+      "partial,direction,bytes,ios,seconds,mb_per_s,iops,lat_mean_us,lat_p50_us,lat_p90_us,lat_p99_us,"
+      "lat_p999_us,lat_max_us,tags\n";
+  for (const RunResult& r : runs) {
+    std::string tags;
+    for (const auto& [k, v] : r.tags) tags += (tags.empty() ? "" : ";") + k + "=" + v;
+    for (const auto& [name, dir] : {std::pair{"read", &r.read}, std::pair{"write", &r.write}}) {
+      if (!*dir || (*dir)->ios == 0) continue;
+      const DirectionResult& d = **dir;
+      out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{:.6f},{:.6f},{:.3f},{:.3f},{:.3f},{:.3f},"
+                         "{:.3f},{:.3f},{:.3f},{}\n",
+                         r.id, Field(r.started_at), Field(r.name), Field(r.test), Field(r.target), Field(r.source_tool),
+                         Field(r.source_file), ToString(r.job.rw), r.job.bs, r.job.qd, r.job.threads, r.job.size,
+                         r.job.direct ? 1 : 0, Field(r.engine), r.partial ? 1 : 0, name, d.bytes, d.ios, d.seconds,
+                         d.mb_per_s, d.iops, d.lat.mean_us, d.lat.p50_us, d.lat.p90_us, d.lat.p99_us, d.lat.p999_us,
+                         d.lat.max_us, Field(tags));
+    }
+  }
+  return out;
+}
+
+}  // namespace nasperf

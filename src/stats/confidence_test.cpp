@@ -1,0 +1,34 @@
+// Tests for median and t-based confidence intervals.
+#include "stats/confidence.h"
+
+#include <gtest/gtest.h>
+
+namespace nasperf {
+namespace {
+
+TEST(Confidence, Median) {
+  EXPECT_DOUBLE_EQ(Median({3, 1, 2}), 2);
+  EXPECT_DOUBLE_EQ(Median({4, 1, 2, 3}), 2.5);
+  EXPECT_DOUBLE_EQ(Median({}), 0);
+}
+
+TEST(Confidence, IntervalMatchesHandComputation) {
+  // mean 100, sample sd 10, n 3: half width = 4.303 * 10 / sqrt(3) = 24.84
+  std::optional<Interval> ci = ConfidenceInterval95({90, 100, 110});
+  ASSERT_TRUE(ci);
+  EXPECT_NEAR(ci->low, 100 - 24.844, 0.01);
+  EXPECT_NEAR(ci->high, 100 + 24.844, 0.01);
+  EXPECT_FALSE(ConfidenceInterval95({5}));
+}
+
+TEST(Confidence, OverlapDecidesSignificance) {
+  Interval a = *ConfidenceInterval95({100, 101, 99});
+  Interval b = *ConfidenceInterval95({120, 121, 119});
+  Interval c = *ConfidenceInterval95({100.5, 103, 98});
+  EXPECT_FALSE(a.Overlaps(b));
+  EXPECT_TRUE(a.Overlaps(c));
+  EXPECT_NEAR(StudentT95(1000), 1.96, 1e-9);
+}
+
+}  // namespace
+}  // namespace nasperf
