@@ -1,0 +1,116 @@
+// Describes block devices from /sys/dev/block and walks partitions, loop, dm and md down to the disks.
+#include "sysinfo/block_devices.h"
+
+#include <deque>
+#include <set>
+
+#include "sysinfo/sysfs_read.h"
+
+namespace nasperf::sysinfo {
+
+using nlohmann::ordered_json;
+
+namespace {
+
+constexpr size_t kMaxDevices = 256;  // a bound on the walk, whatever sysfs says
+
+std::string BaseName(const std::string& path) {
+  size_t slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+std::string DirName(const std::string& path) {
+  size_t slash = path.rfind('/');
+  return slash == std::string::npos || slash == 0 ? "/" : path.substr(0, slash);
+}
+
+std::string KindOf(const std::string& dir) {
+  if (PathExists(dir + "/partition")) return "partition";
+  if (PathExists(dir + "/loop") || BaseName(dir).rfind("loop", 0) == 0) return "loop";
+  if (PathExists(dir + "/dm")) return "dm";
+  if (PathExists(dir + "/md")) return "md";
+  return "disk";
+}
+
+struct Described {
+  ordered_json json;
+  std::vector<std::string> lower;  // MAJ:MIN of the devices it sits on
+};
+
+Described Describe(const std::string& dir, const std::string& root, const FileDevicesFn& devices_of_file) {
+  Described out;
+  std::string kind = KindOf(dir);
+  // A partition shares its disk's request queue and hardware.
+  std::string hardware_dir = kind == "partition" ? DirName(dir) : dir;
+  std::string queue = hardware_dir + "/queue";
+
+  std::optional<std::string> model = ReadFirstLine(hardware_dir + "/device/model");
+  if (!model) model = ReadFirstLine(hardware_dir + "/device/name");  // MMC/SD cards
+  std::optional<int64_t> sectors = ReadInt(dir + "/size");           // always 512-byte units
+  std::optional<int64_t> rotational = ReadInt(queue + "/rotational");
+  std::optional<std::string> scheduler_text = ReadFirstLine(queue + "/scheduler");
+  std::optional<std::string> backing_file;
+  if (kind == "loop") backing_file = ReadFirstLine(dir + "/loop/backing_file");
+
+  ordered_json& d = out.json;
+  d["name"] = BaseName(dir);
+  d["kind"] = kind;
+  d["model"] = OrNull(model);
+  d["size_bytes"] = sectors && *sectors >= 0 ? ordered_json(*sectors * 512) : ordered_json(nullptr);
+  d["rotational"] =
+      rotational && (*rotational == 0 || *rotational == 1) ? ordered_json(*rotational == 1) : ordered_json(nullptr);
+  d["scheduler"] = OrNull(scheduler_text ? ParseScheduler(*scheduler_text) : std::nullopt);
+  d["logical_block_bytes"] = OrNull(ReadInt(queue + "/logical_block_size"));
+  d["physical_block_bytes"] = OrNull(ReadInt(queue + "/physical_block_size"));
+  d["backing_file"] = OrNull(backing_file);
+
+  if (kind == "partition") {
+    if (std::optional<std::string> dev = ReadFirstLine(hardware_dir + "/dev")) out.lower.push_back(*dev);
+  }
+  for (const std::string& slave : ListDir(dir + "/slaves")) {
+    if (std::optional<std::string> dev = ReadFirstLine(dir + "/slaves/" + slave + "/dev")) out.lower.push_back(*dev);
+  }
+  if (backing_file && devices_of_file) {
+    for (const std::string& dev : devices_of_file(*backing_file)) out.lower.push_back(dev);
+  }
+  ordered_json slaves = ordered_json::array();
+  for (const std::string& dev : out.lower) {
+    if (std::optional<std::string> lower_dir = RealPath(root + "/sys/dev/block/" + dev)) {
+      slaves.push_back(BaseName(*lower_dir));
+    }
+  }
+  d["slaves"] = std::move(slaves);
+  return out;
+}
+
+}  // namespace
+
+std::optional<std::string> ParseScheduler(std::string_view text) {
+  size_t open = text.find('[');
+  size_t close = text.find(']', open == std::string_view::npos ? 0 : open);
+  if (open != std::string_view::npos && close != std::string_view::npos && close > open + 1) {
+    return std::string(text.substr(open + 1, close - open - 1));
+  }
+  std::string word = Trim(text);
+  if (word.empty() || word.find_first_of(" \t[]") != std::string::npos) return std::nullopt;
+  return word;
+}
+
+ordered_json WalkBlockDevices(const std::vector<std::string>& top, const std::string& root,
+                              const FileDevicesFn& devices_of_file) {
+  ordered_json devices = ordered_json::array();
+  std::set<std::string> seen;  // sysfs directories already described
+  std::deque<std::string> pending(top.begin(), top.end());
+  while (!pending.empty() && devices.size() < kMaxDevices) {
+    std::string majmin = pending.front();
+    pending.pop_front();
+    std::optional<std::string> dir = RealPath(root + "/sys/dev/block/" + majmin);
+    if (!dir || !seen.insert(*dir).second) continue;
+    Described described = Describe(*dir, root, devices_of_file);
+    devices.push_back(std::move(described.json));
+    for (std::string& lower : described.lower) pending.push_back(std::move(lower));
+  }
+  return devices;
+}
+
+}  // namespace nasperf::sysinfo

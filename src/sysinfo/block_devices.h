@@ -1,0 +1,31 @@
+// Block devices from sysfs: each device's facts, and the walk from a file system's devices down to the disks.
+#pragma once
+
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace nasperf::sysinfo {
+
+// "none [mq-deadline] kyber bfq" -> "mq-deadline"; a lone "none" -> "none"; nullopt when empty.
+std::optional<std::string> ParseScheduler(std::string_view text);
+
+// The devices ("MAJ:MIN") under the file system that holds `path`: how the walk continues
+// below a loop device, whose backing file lives on some other file system.
+using FileDevicesFn = std::function<std::vector<std::string>(const std::string& path)>;
+
+// Every block device from `top` ("MAJ:MIN", e.g. "7:0") down to the disks, each once, top
+// first then breadth first: a partition leads to its disk, a loop device to the devices of its
+// backing file (through `devices_of_file`, which may be empty), dm-* and md* to their slaves/.
+// Each device: {"name", "kind" ("disk", "partition", "loop", "dm", "md"), "model", "size_bytes",
+// "rotational", "scheduler", "logical_block_bytes", "physical_block_bytes", "backing_file"
+// (loop; null otherwise), "slaves" (names of the devices it sits on)}. A partition reports
+// its disk's queue (rotational, scheduler, block sizes) and model, which it shares.
+// `root` prefixes /sys ("" is the real system). Unknown facts are null; needs no privileges.
+nlohmann::ordered_json WalkBlockDevices(const std::vector<std::string>& top, const std::string& root,
+                                        const FileDevicesFn& devices_of_file);
+
+}  // namespace nasperf::sysinfo
