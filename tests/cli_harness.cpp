@@ -436,8 +436,11 @@ void ExpectDirection(const json& d, const char* where, std::string* why) {
     for (const char* key : {"mean", "p50", "p90", "p99", "p999", "max"})
       Expect(d["lat_us"], lat_where.c_str(), key, IsNumber, "a number", why);
   }
-  if (d.is_object() && d.contains("ios") && IsUnsigned(d["ios"]) && d["ios"].get<uint64_t>() == 0)
-    *why += std::string(where) + " is present but did no I/O (ios 0); ";
+  // Imported runs may report rates without counts (CrystalDiskMark prints MB/s, IOPS,
+  // latency only): present means some figure is non-zero.
+  bool counted = d.is_object() && d.contains("ios") && IsUnsigned(d["ios"]) && d["ios"].get<uint64_t>() > 0;
+  bool rated = d.is_object() && d.contains("mb_per_s") && IsNumber(d["mb_per_s"]) && d["mb_per_s"].get<double>() > 0;
+  if (d.is_object() && !counted && !rated) *why += std::string(where) + " is present but did no I/O; ";
 }
 
 bool Near(double actual, double expected, double rel) {

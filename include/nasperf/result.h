@@ -32,6 +32,12 @@ struct DirectionResult {
   std::shared_ptr<const LatencyHistogram> histogram;  // kept for percentiles and storage
 };
 
+// Whether a direction did (or, for an imported run, reported) any I/O. Imported figures
+// may come without byte or I/O counts (CrystalDiskMark prints only MB/s, IOPS, latency).
+inline bool DidIo(const std::optional<DirectionResult>& d) {
+  return d && (d->ios > 0 || d->bytes > 0 || d->mb_per_s > 0);
+}
+
 struct CpuUsage {
   double user_pct = 0;  // of one core, over the measured time
   double sys_pct = 0;

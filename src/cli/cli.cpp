@@ -61,17 +61,23 @@ int CliMain(int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
-    if (argc > 1 && argv[1][0] != '-') {
+    // Name a mistyped command or `results` subcommand instead of CLI11's generic line.
+    CLI::App* level = &app;
+    std::string path = "";
+    for (int i = 1; i < argc && i <= 2 && argv[i][0] != '-'; ++i) {
       std::string names;
-      bool known = false;
-      for (const CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) {
-        known = known || sub->get_name() == argv[1];
+      CLI::App* found = nullptr;
+      for (CLI::App* sub : level->get_subcommands([](CLI::App*) { return true; })) {
+        if (sub->get_name() == argv[i]) found = sub;
         names += (names.empty() ? "" : ", ") + sub->get_name();
       }
-      if (!known) {
-        std::fprintf(stderr, "nasperf: unknown command '%s' (commands: %s)\n", argv[1], names.c_str());
+      if (names.empty()) break;
+      if (!found) {
+        std::fprintf(stderr, "nasperf: unknown %scommand '%s' (commands: %s)\n", path.c_str(), argv[i], names.c_str());
         return 2;
       }
+      level = found;
+      path += found->get_name() + " ";
     }
     std::string what = e.what();
     for (char& c : what)

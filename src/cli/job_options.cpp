@@ -17,11 +17,11 @@ void AddCommonOptions(CLI::App& app, CommonOptions& options) {
   app.add_flag("--no-store", options.no_store, "do not save the run in the results database");
 }
 
-Result<std::map<std::string, std::string>> ParseTags(const std::vector<std::string>& tags) {
+Result<std::map<std::string, std::string>> ParseTags(const std::vector<std::string>& tags, const std::string& what) {
   std::map<std::string, std::string> out;
   for (const std::string& tag : tags) {
     size_t eq = tag.find('=');
-    if (eq == 0 || eq == std::string::npos) return Status::BadInput("--tag: '" + tag + "' is not key=value");
+    if (eq == 0 || eq == std::string::npos) return Status::BadInput(what + ": '" + tag + "' is not key=value");
     out[tag.substr(0, eq)] = tag.substr(eq + 1);
   }
   return out;

@@ -27,7 +27,9 @@ struct CommonOptions {
 void AddOutputOptions(CLI::App& app, CommonOptions& options);
 // Those, plus --name, --tag and --no-store: commands that make runs.
 void AddCommonOptions(CLI::App& app, CommonOptions& options);
-Result<std::map<std::string, std::string>> ParseTags(const std::vector<std::string>& tags);
+// "k=v" strings to a map; `what` names the option or command in errors.
+Result<std::map<std::string, std::string>> ParseTags(const std::vector<std::string>& tags,
+                                                     const std::string& what = "--tag");
 
 // The raw text of the job options, before parsing.
 struct JobOptions {

@@ -23,6 +23,19 @@
 namespace nasperf {
 namespace {
 
+std::string DbPath(const ResultsCommandOptions& o) {
+  return o.common.db.empty() ? ResultsStore::DefaultPath() : o.common.db;
+}
+
+// Opened only after the arguments are checked: bad input must not create a database.
+// Commands that only read never create one either.
+Result<ResultsStore> OpenStore(const ResultsCommandOptions& o, bool create) {
+  std::string path = DbPath(o);
+  if (!create && ::access(path.c_str(), F_OK) != 0)
+    return Status::BadInput("no results database at " + path + " yet: nothing has been stored (see --db)");
+  return ResultsStore::Open(path);
+}
+
 Result<int64_t> ParseRunId(const std::string& text) {
   if (text.empty() || text.size() > 18 || text.find_first_not_of("0123456789") != std::string::npos ||
       std::stoll(text) == 0)
@@ -53,7 +66,7 @@ Result<RunFilter> BuildFilter(const ResultsCommandOptions& o) {
 }
 
 std::string DirectionFigure(const std::optional<DirectionResult>& d) {
-  return d && d->ios ? fmt::format("{:.2f}", d->mb_per_s) : "-";
+  return DidIo(d) ? fmt::format("{:.2f}", d->mb_per_s) : "-";
 }
 
 std::string ListLine(const RunResult& r) {
@@ -69,10 +82,18 @@ std::string ListLine(const RunResult& r) {
                      r.partial ? "[partial] " : "", tags);
 }
 
-int List(ResultsStore& store, const ResultsCommandOptions& o, bool details) {
+// Runs matching the filter options; none when there is no database yet.
+Result<std::vector<RunResult>> Matching(const ResultsCommandOptions& o, bool details) {
   Result<RunFilter> filter = BuildFilter(o);
-  if (!filter.ok()) return ReportFailure(filter.status());
-  Result<std::vector<RunResult>> runs = store.List(filter.value(), details);
+  if (!filter.ok()) return filter.status();
+  if (::access(DbPath(o).c_str(), F_OK) != 0) return std::vector<RunResult>{};
+  Result<ResultsStore> store = OpenStore(o, false);
+  if (!store.ok()) return store.status();
+  return store.value().List(filter.value(), details);
+}
+
+int List(const ResultsCommandOptions& o) {
+  Result<std::vector<RunResult>> runs = Matching(o, false);
   if (!runs.ok()) return ReportFailure(runs.status());
   if (o.common.json) {
     std::printf("%s\n", DocumentToJson(runs.value()).dump(2).c_str());
@@ -81,7 +102,7 @@ int List(ResultsStore& store, const ResultsCommandOptions& o, bool details) {
   std::printf("%5s  %-20s  %-24s  %-18s  %-9s %7s %-4s %-3s %10s %10s  %s\n", "ID", "STARTED (UTC)", "NAME / TEST",
               "TARGET", "RW", "BS", "QD", "T", "READ MB/s", "WRITE MB/s", "TAGS");
   for (const RunResult& r : runs.value()) std::printf("%s", ListLine(r).c_str());
-  if (runs.value().empty()) std::printf("(no runs in %s match)\n", store.path().c_str());
+  if (runs.value().empty()) std::printf("(no runs in %s match)\n", DbPath(o).c_str());
   return 0;
 }
 
@@ -95,12 +116,14 @@ Result<std::vector<int64_t>> ParseIds(const std::vector<std::string>& texts) {
   return ids;
 }
 
-int Show(ResultsStore& store, const ResultsCommandOptions& o) {
+int Show(const ResultsCommandOptions& o) {
   Result<std::vector<int64_t>> ids = ParseIds(o.ids);
   if (!ids.ok()) return ReportFailure(ids.status());
+  Result<ResultsStore> store = OpenStore(o, false);
+  if (!store.ok()) return ReportFailure(store.status());
   std::vector<RunResult> runs;
   for (int64_t id : ids.value()) {
-    Result<RunResult> run = store.Load(id);
+    Result<RunResult> run = store.value().Load(id);
     if (!run.ok()) return ReportFailure(run.status());
     runs.push_back(std::move(run).value());
   }
@@ -154,13 +177,15 @@ Result<CompareColumn> ColumnFor(ResultsStore& store, int64_t id) {
   return column;
 }
 
-int CompareRuns(ResultsStore& store, const ResultsCommandOptions& o) {
+int CompareRuns(const ResultsCommandOptions& o) {
   if (o.ids.size() < 2) return ReportFailure(Status::BadInput("compare: give at least two run IDs"));
   Result<std::vector<int64_t>> ids = ParseIds(o.ids);
   if (!ids.ok()) return ReportFailure(ids.status());
+  Result<ResultsStore> store = OpenStore(o, false);
+  if (!store.ok()) return ReportFailure(store.status());
   std::vector<CompareColumn> columns;
   for (int64_t id : ids.value()) {
-    Result<CompareColumn> column = ColumnFor(store, id);
+    Result<CompareColumn> column = ColumnFor(store.value(), id);
     if (!column.ok()) return ReportFailure(column.status());
     columns.push_back(std::move(column).value());
   }
@@ -177,22 +202,27 @@ int CompareRuns(ResultsStore& store, const ResultsCommandOptions& o) {
   return 0;
 }
 
-int Tag(ResultsStore& store, const ResultsCommandOptions& o) {
+int Tag(const ResultsCommandOptions& o) {
   if (o.ids.size() < 2) return ReportFailure(Status::BadInput("tag: usage: nasperf results tag ID key=value ..."));
   Result<int64_t> id = ParseRunId(o.ids[0]);
   if (!id.ok()) return ReportFailure(id.status());
-  Result<std::map<std::string, std::string>> tags = ParseTags({o.ids.begin() + 1, o.ids.end()});
+  Result<std::map<std::string, std::string>> tags = ParseTags({o.ids.begin() + 1, o.ids.end()}, "tag");
   if (!tags.ok()) return ReportFailure(tags.status());
+  Result<ResultsStore> store = OpenStore(o, false);
+  if (!store.ok()) return ReportFailure(store.status());
   for (const auto& [k, v] : tags.value())
-    if (Status s = store.SetTag(id.value(), k, v); !s.ok()) return ReportFailure(s);
+    if (Status s = store.value().SetTag(id.value(), k, v); !s.ok()) return ReportFailure(s);
   if (!o.common.json) std::printf("run %lld tagged\n", static_cast<long long>(id.value()));
   return 0;
 }
 
-int Remove(ResultsStore& store, const ResultsCommandOptions& o) {
+int Remove(const ResultsCommandOptions& o) {
   Result<std::vector<int64_t>> ids = ParseIds(o.ids);
   if (!ids.ok()) return ReportFailure(ids.status());
   if (ids.value().empty()) return ReportFailure(Status::BadInput("rm: give the IDs of the runs to remove"));
+  Result<ResultsStore> opened = OpenStore(o, false);
+  if (!opened.ok()) return ReportFailure(opened.status());
+  ResultsStore& store = opened.value();
   for (int64_t id : ids.value()) {
     Result<RunResult> run = store.Load(id);
     if (!run.ok()) return ReportFailure(run.status());
@@ -214,18 +244,16 @@ int Remove(ResultsStore& store, const ResultsCommandOptions& o) {
   return 0;
 }
 
-int Export(ResultsStore& store, const ResultsCommandOptions& o) {
+int Export(const ResultsCommandOptions& o) {
   if (o.csv == o.common.json) return ReportFailure(Status::BadInput("export: choose one of --csv or --json"));
-  Result<RunFilter> filter = BuildFilter(o);
-  if (!filter.ok()) return ReportFailure(filter.status());
-  Result<std::vector<RunResult>> runs = store.List(filter.value(), true);
+  Result<std::vector<RunResult>> runs = Matching(o, true);
   if (!runs.ok()) return ReportFailure(runs.status());
   if (o.csv) std::printf("%s", RunsToCsv(runs.value()).c_str());
   else std::printf("%s\n", DocumentToJson(runs.value()).dump(2).c_str());
   return 0;
 }
 
-int Import(ResultsStore& store, const ResultsCommandOptions& o) {
+int Import(const ResultsCommandOptions& o) {
   if (o.files.empty()) return ReportFailure(Status::BadInput("import: give the files to import"));
   Result<ImportFormat> format = ParseImportFormat(o.format);
   if (!format.ok()) return ReportFailure(format.status());
@@ -244,6 +272,9 @@ int Import(ResultsStore& store, const ResultsCommandOptions& o) {
       runs.push_back(std::move(r));
     }
   }
+  Result<ResultsStore> opened = OpenStore(o, true);
+  if (!opened.ok()) return ReportFailure(opened.status());
+  ResultsStore& store = opened.value();
   Result<int64_t> invocation = store.BeginInvocation("import", o.common.command_line, UtcTimestamp());
   if (!invocation.ok()) return ReportFailure(invocation.status());
   for (RunResult& r : runs)
@@ -296,17 +327,13 @@ CLI::App* AddResultsCommand(CLI::App& app, ResultsCommandOptions& o) {
 }
 
 int ResultsCommand(CLI::App& results, const ResultsCommandOptions& o) {
-  std::string path = o.common.db.empty() ? ResultsStore::DefaultPath() : o.common.db;
-  Result<ResultsStore> store = ResultsStore::Open(path);
-  if (!store.ok()) return ReportFailure(store.status());
-  ResultsStore& s = store.value();
-  if (results.got_subcommand("list")) return List(s, o, false);
-  if (results.got_subcommand("show")) return Show(s, o);
-  if (results.got_subcommand("compare")) return CompareRuns(s, o);
-  if (results.got_subcommand("tag")) return Tag(s, o);
-  if (results.got_subcommand("rm")) return Remove(s, o);
-  if (results.got_subcommand("export")) return Export(s, o);
-  if (results.got_subcommand("import")) return Import(s, o);
+  if (results.got_subcommand("list")) return List(o);
+  if (results.got_subcommand("show")) return Show(o);
+  if (results.got_subcommand("compare")) return CompareRuns(o);
+  if (results.got_subcommand("tag")) return Tag(o);
+  if (results.got_subcommand("rm")) return Remove(o);
+  if (results.got_subcommand("export")) return Export(o);
+  if (results.got_subcommand("import")) return Import(o);
   return ReportFailure(Status::BadInput("results: unknown subcommand"));
 }
 

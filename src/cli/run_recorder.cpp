@@ -55,8 +55,8 @@ RunResult NewRunRecord(const std::string& name, const std::map<std::string, std:
 
 std::string StoredLine(const RunRecorder& recorder, const std::vector<RunResult>& runs) {
   if (!recorder.enabled() || runs.empty() || runs.front().id == 0) return "";
-  std::string ids = std::to_string(runs.front().id);
-  if (runs.size() > 1) ids = "s " + ids + "-" + std::to_string(runs.back().id);
+  std::string ids = " " + std::to_string(runs.front().id);
+  if (runs.size() > 1) ids = "s" + ids + "-" + std::to_string(runs.back().id);
   return "stored as run" + ids + " in " + recorder.path() + "\n";
 }
 

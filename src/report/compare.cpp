@@ -68,7 +68,7 @@ Comparison Compare(const std::vector<CompareColumn>& columns) {
     for (const RunResult& run : columns[c].runs) {
       std::optional<Interval> ci = ConfidenceInterval95(run.repeat_mb_per_s);
       for (const auto& [dir_name, dir] : {std::pair{"read", &run.read}, std::pair{"write", &run.write}}) {
-        if (!*dir || (*dir)->ios == 0) continue;
+        if (!DidIo(*dir)) continue;
         for (const Metric& m : kMetrics) {
           std::string label = RowPrefix(run, columns[c].runs.size()) + dir_name + " " + m.name;
           auto [it, added] = row_index.emplace(label, out.rows.size());
@@ -78,7 +78,7 @@ Comparison Compare(const std::vector<CompareColumn>& columns) {
           cell.value = m.get(**dir);
           // Repeats are stored as total MB/s; they speak for the MB/s row of a
           // one-direction run only.
-          bool one_direction = !(run.read && run.read->ios && run.write && run.write->ios);
+          bool one_direction = !(DidIo(run.read) && DidIo(run.write));
           if (ci && one_direction && std::string(m.name) == "MB/s") cell.ci95 = ci;
         }
       }

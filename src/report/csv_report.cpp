@@ -24,7 +24,7 @@ std::string RunsToCsv(const std::vector<RunResult>& runs) {
     std::string tags;
     for (const auto& [k, v] : r.tags) tags += (tags.empty() ? "" : ";") + k + "=" + v;
     for (const auto& [name, dir] : {std::pair{"read", &r.read}, std::pair{"write", &r.write}}) {
-      if (!*dir || (*dir)->ios == 0) continue;
+      if (!DidIo(*dir)) continue;
       const DirectionResult& d = **dir;
       out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{:.6f},{:.6f},{:.3f},{:.3f},{:.3f},{:.3f},"
                          "{:.3f},{:.3f},{:.3f},{}\n",

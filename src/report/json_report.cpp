@@ -80,8 +80,8 @@ ojson RunToJson(const RunResult& run) {
     j["source_file"] = run.source_file;
   }
   j["job"] = JobToJson(run.job, run.engine);
-  if (run.read && run.read->ios > 0) j["read"] = DirectionToJson(*run.read);
-  if (run.write && run.write->ios > 0) j["write"] = DirectionToJson(*run.write);
+  if (DidIo(run.read)) j["read"] = DirectionToJson(*run.read);
+  if (DidIo(run.write)) j["write"] = DirectionToJson(*run.write);
   j["cpu"] = {{"user_pct", run.cpu.user_pct}, {"sys_pct", run.cpu.sys_pct}};
   ojson samples = ojson::array();
   for (const Sample& s : run.samples)

@@ -24,8 +24,8 @@ std::string RunTable(const RunResult& run) {
                                 FormatSize(job.size), run.partial ? "  [PARTIAL]" : "");
   out += fmt::format("{:<6} {:>10} {:>11} {:>9} {:>9} {:>9} {:>9} {:>9} {:>10}\n", "", "MB/s", "IOPS", "mean us",
                      "p50 us", "p90 us", "p99 us", "p99.9 us", "max us");
-  if (run.read && run.read->ios > 0) out += DirectionLine("read", *run.read);
-  if (run.write && run.write->ios > 0) out += DirectionLine("write", *run.write);
+  if (DidIo(run.read)) out += DirectionLine("read", *run.read);
+  if (DidIo(run.write)) out += DirectionLine("write", *run.write);
   double seconds = run.read ? run.read->seconds : run.write ? run.write->seconds : 0;
   out += fmt::format("{:.2f} s measured; CPU {:.1f} % user, {:.1f} % sys (of one core); MB/s = 10^6 B/s\n", seconds,
                      run.cpu.user_pct, run.cpu.sys_pct);

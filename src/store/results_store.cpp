@@ -109,7 +109,7 @@ Status ResultsStore::WriteRunBody(const RunResult& run) {
       "lat_p90_us, lat_p99_us, lat_p999_us, lat_max_us, histogram) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
   if (!dir.ok()) return dir.status();
   for (const auto& [name, d] : {std::pair{"read", &run.read}, std::pair{"write", &run.write}}) {
-    if (!*d || (*d)->ios == 0) continue;
+    if (!DidIo(*d)) continue;
     const DirectionResult& r = **d;
     SqliteStatement& s = dir.value();
     s.Reset();

@@ -80,11 +80,16 @@ const char* MigrationSql(int from) {
 
 Status PrepareSchema(SqliteDb& db) {
   // Read-only checks first: a foreign or newer file must stay byte-for-byte as it was.
+  // One read transaction makes the three reads one snapshot: another nasperf creating
+  // the schema meanwhile must not be seen half-done (tables, but no application id yet).
+  if (Status s = db.Exec("BEGIN"); !s.ok())
+    return Status::BadInput("results database " + db.path() + " cannot be read (" + s.message() + ")");
   Result<int64_t> app = db.QueryInt("PRAGMA application_id");
-  if (!app.ok())
-    return Status::BadInput("results database " + db.path() + " is not an SQLite database (" + app.status().message() + ")");
   Result<int64_t> version = db.QueryInt("PRAGMA user_version");
   Result<int64_t> tables = db.QueryInt("SELECT count(*) FROM sqlite_master");
+  db.Exec("COMMIT");
+  if (!app.ok())
+    return Status::BadInput("results database " + db.path() + " is not an SQLite database (" + app.status().message() + ")");
   if (!version.ok() || !tables.ok()) return Status::BadInput("results database " + db.path() + ": cannot be read");
   if (tables.value() > 0 && app.value() != kApplicationId)
     return Status::BadInput("results database " + db.path() + " belongs to another program; give another --db");
