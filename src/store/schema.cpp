@@ -1,7 +1,9 @@
 // Schema versions. Never edit a released migration: add the next one.
 #include "store/schema.h"
 
+#include <chrono>
 #include <string>
+#include <thread>
 
 namespace nasperf {
 namespace {
@@ -78,16 +80,19 @@ const char* MigrationSql(int from) {
   }
 }
 
-Status PrepareSchema(SqliteDb& db) {
+namespace {
+
+Status PrepareSchemaOnce(SqliteDb& db) {
   // Read-only checks first: a foreign or newer file must stay byte-for-byte as it was.
   // One read transaction makes the three reads one snapshot: another nasperf creating
   // the schema meanwhile must not be seen half-done (tables, but no application id yet).
-  if (Status s = db.Exec("BEGIN"); !s.ok())
-    return Status::BadInput("results database " + db.path() + " cannot be read (" + s.message() + ")");
+  if (Status s = db.Exec("BEGIN"); !s.ok()) return s;
   Result<int64_t> app = db.QueryInt("PRAGMA application_id");
   Result<int64_t> version = db.QueryInt("PRAGMA user_version");
   Result<int64_t> tables = db.QueryInt("SELECT count(*) FROM sqlite_master");
   db.Exec("COMMIT");
+  for (const Status* s : {&app.status(), &version.status(), &tables.status()})
+    if (IsBusy(*s)) return *s;
   if (!app.ok())
     return Status::BadInput("results database " + db.path() + " is not an SQLite database (" + app.status().message() + ")");
   if (!version.ok() || !tables.ok()) return Status::BadInput("results database " + db.path() + ": cannot be read");
@@ -111,6 +116,18 @@ Status PrepareSchema(SqliteDb& db) {
     if (Status s = db.Exec("PRAGMA application_id = " + std::to_string(kApplicationId)); !s.ok()) return s;
     return db.Exec("PRAGMA user_version = " + std::to_string(kSchemaVersion));
   });
+}
+
+}  // namespace
+
+Status PrepareSchema(SqliteDb& db) {
+  // Several nasperf processes opening a new database at once contend for locks that
+  // SQLite's busy handler does not always wait for; every step is idempotent, so retry.
+  for (int attempt = 0;; ++attempt) {
+    Status s = PrepareSchemaOnce(db);
+    if (s.ok() || !IsBusy(s) || attempt == 200) return s;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10 + 10 * (attempt % 5)));
+  }
 }
 
 }  // namespace nasperf

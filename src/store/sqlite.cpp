@@ -7,7 +7,8 @@ namespace nasperf {
 namespace {
 
 Status SqliteError(sqlite3* db, const std::string& what) {
-  return Status::Io("results database: " + what + ": " + (db ? sqlite3_errmsg(db) : "out of memory"));
+  return Status::Io("results database: " + what + ": " + (db ? sqlite3_errmsg(db) : "out of memory"),
+                    db ? sqlite3_extended_errcode(db) : SQLITE_NOMEM);
 }
 
 }  // namespace
@@ -104,10 +105,10 @@ Result<SqliteDb> SqliteDb::Open(const std::string& path, bool create) {
 
 Status SqliteDb::Exec(const std::string& sql) {
   char* message = nullptr;
-  if (sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &message) != SQLITE_OK) {
+  if (int rc = sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &message); rc != SQLITE_OK) {
     std::string text = message ? message : "error";
     sqlite3_free(message);
-    return Status::Io("results database " + path_ + ": " + text);
+    return Status::Io("results database " + path_ + ": " + text, rc);
   }
   return Status::Ok();
 }

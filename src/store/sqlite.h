@@ -60,12 +60,20 @@ class SqliteDb {
   Result<int64_t> QueryInt(const std::string& sql);
   int64_t LastInsertId() const { return sqlite3_last_insert_rowid(db_); }
   int Changes() const { return sqlite3_changes(db_); }
+
   const std::string& path() const { return path_; }
 
  private:
   sqlite3* db_ = nullptr;
   std::string path_;
 };
+
+// Whether a failed Status came from another connection holding a lock that the busy
+// timeout could not wait out (SQLite does not wait in every case). Statuses made here
+// carry the SQLite result code in err().
+inline bool IsBusy(const Status& s) {
+  return !s.ok() && ((s.err() & 0xFF) == SQLITE_BUSY || (s.err() & 0xFF) == SQLITE_LOCKED);
+}
 
 // Runs `body` inside BEGIN IMMEDIATE ... COMMIT, rolling back when it fails.
 template <typename Body>
