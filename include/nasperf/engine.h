@@ -40,6 +40,7 @@ struct EngineOpenParams {
   std::span<std::byte*> buffers;    // one per slot, each `buffer_bytes` long, aligned
   uint64_t buffer_bytes = 0;
   uint32_t queue_depth = 1;
+  bool direct = false;              // the file was opened with O_DIRECT
 };
 
 class Engine {

@@ -113,9 +113,9 @@ RunOutcome RunJob(const JobSpec& job, Target& target, const RunLabels& labels, c
   std::vector<std::thread> threads;
   for (uint32_t t = 0; t < job.threads; ++t) {
     WorkerSlot& s = *slots[t];
-    threads.emplace_back([&s, &files, &ready, &go, t] {
+    threads.emplace_back([&s, &files, &ready, &go, &job, t] {
       s.open_status = s.engine->open(
-          EngineOpenParams{files.value()[t].fd.get(), s.buffers->pointers(), s.buffers->block_bytes(), s.depth});
+          EngineOpenParams{files.value()[t].fd.get(), s.buffers->pointers(), s.buffers->block_bytes(), s.depth, job.direct});
       ready.fetch_add(1, std::memory_order_acq_rel);
       int signal;
       while ((signal = go.load(std::memory_order_acquire)) == 0) std::this_thread::yield();

@@ -26,10 +26,15 @@ Status IoUringEngine::open(const EngineOpenParams& params) {
   ring_open_ = true;
   cqes_.resize(params.queue_depth * 2);
 
-  std::vector<iovec> iovecs(buffers_.size());
-  for (size_t i = 0; i < buffers_.size(); ++i) iovecs[i] = {buffers_[i], params.buffer_bytes};
-  // Fixed buffers spare the kernel a page pin per I/O; a low RLIMIT_MEMLOCK can refuse them.
-  fixed_buffers_ = io_uring_register_buffers(&ring_, iovecs.data(), static_cast<unsigned>(iovecs.size())) == 0;
+  // Fixed buffers spare direct I/O a page pin per request. Buffered I/O pins nothing, and
+  // there the kernel's copy through a registered buffer's page list costs more than a
+  // plain copy to user memory (bench/vs-fio case c: 20 % more CPU per GB), so only
+  // direct jobs register. A low RLIMIT_MEMLOCK may refuse them; then we go without.
+  if (params.direct) {
+    std::vector<iovec> iovecs(buffers_.size());
+    for (size_t i = 0; i < buffers_.size(); ++i) iovecs[i] = {buffers_[i], params.buffer_bytes};
+    fixed_buffers_ = io_uring_register_buffers(&ring_, iovecs.data(), static_cast<unsigned>(iovecs.size())) == 0;
+  }
   fixed_file_ = fd_ >= 0 && io_uring_register_files(&ring_, &fd_, 1) == 0;
   return Status::Ok();
 }
