@@ -52,7 +52,8 @@ class Result {
   bool ok() const { return std::holds_alternative<T>(value_); }
   const T& value() const& { return std::get<T>(value_); }
   T& value() & { return std::get<T>(value_); }
-  T&& value() && { return std::get<T>(std::move(value_)); }
+  // By value, so `for (x : F().value())` owns what it iterates instead of dangling.
+  T value() && { return std::get<T>(std::move(value_)); }
   const Status& status() const { return ok() ? ok_status_ : std::get<Status>(value_); }
 
  private:

@@ -112,7 +112,8 @@ TEST(ResultsStore, ListFiltersNewestFirst) {
   }
   auto names = [&](const RunFilter& f) {
     std::vector<std::string> out;
-    for (const RunResult& r : store.value().List(f).value()) out.push_back(r.name + r.tags.at("i"));
+    Result<std::vector<RunResult>> runs = store.value().List(f);
+    for (const RunResult& r : runs.value()) out.push_back(r.name + r.tags.at("i"));
     return out;
   };
   EXPECT_EQ(names({}), (std::vector<std::string>{"odd3", "even2", "odd1", "even0"}));
