@@ -1,4 +1,5 @@
 // `nasperf quick`: CrystalDiskMark's default set on one test file, median of N runs each.
+#include <algorithm>
 #include <cstdio>
 
 #include <fmt/format.h>
@@ -27,6 +28,22 @@ constexpr QuickTest kQuickTests[] = {
     {"RND4K Q32T1", true, 4096, 32},
     {"RND4K Q1T1", true, 4096, 1},
 };
+
+// "io_uring (Q8, Q32), psync (Q1)" when auto chose differently by queue depth.
+std::string EnginesUsed(const std::vector<RunResult>& results) {
+  std::vector<std::pair<std::string, std::string>> engines;  // engine, its queue depths
+  for (const RunResult& r : results) {
+    std::string qd = "Q" + std::to_string(r.job.qd);
+    auto it = std::find_if(engines.begin(), engines.end(), [&](const auto& e) { return e.first == r.engine; });
+    if (it == engines.end()) engines.emplace_back(r.engine, qd);
+    else if (it->second.find(qd) == std::string::npos) it->second += ", " + qd;
+  }
+  if (engines.empty()) return "-";
+  if (engines.size() == 1) return engines.front().first;
+  std::string out;
+  for (const auto& [engine, qds] : engines) out += (out.empty() ? "" : ", ") + engine + " (" + qds + ")";
+  return out;
+}
 
 }  // namespace
 
@@ -102,7 +119,7 @@ int QuickCommand(const QuickCommandOptions& options) {
         "nasperf quick — {} — {} test file, median of {} runs per test, each up to {:g} s or one pass\n"
         "{} I/O, engine {}; MB/s = 10^6 B/s, IOPS, mean latency in microseconds{}",
         results.empty() ? options.job.target : results.front().target, FormatSize(first.size), first.repeat,
-        first.time_s, direct ? "direct (O_DIRECT)" : "buffered", results.empty() ? "-" : results.front().engine,
+        first.time_s, direct ? "direct (O_DIRECT)" : "buffered", EnginesUsed(results),
         status.ok() ? "" : "  [PARTIAL]");
     std::printf("%s", QuickTable(heading, rows).c_str());
     for (const std::string& note : notes) std::printf("note: %s\n", note.c_str());
