@@ -18,10 +18,7 @@ namespace {
 using json = nlohmann::json;
 using testing::TempDir;
 
-std::string TestData(const std::string& name) {
-  std::string here = __FILE__;
-  return here.substr(0, here.rfind('/')) + "/testdata/" + name;
-}
+std::string TestData(const std::string& name) { return testing::TestDataFile(__FILE__, name); }
 
 bool HaveFio() { return std::system("fio --version >/dev/null 2>&1") == 0; }
 

@@ -13,17 +13,9 @@ namespace {
 
 using testing::TempDir;
 
-std::string TestData(const std::string& name) {
-  std::string here = __FILE__;
-  return here.substr(0, here.rfind('/')) + "/testdata/" + name;
-}
+std::string TestData(const std::string& name) { return testing::TestDataFile(__FILE__, name); }
 
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+std::string ReadFile(const std::string& path) { return testing::ReadWholeFile(path); }
 
 const RunResult* Find(const std::vector<RunResult>& runs, const std::string& name) {
   for (const RunResult& run : runs)

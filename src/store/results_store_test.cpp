@@ -19,12 +19,8 @@ namespace {
 
 using testing::TempDir;
 
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using testing::ReadWholeFile;
+std::string ReadFile(const std::string& path) { return ReadWholeFile(path); }
 
 RunResult SampleRun(const std::string& name, const std::string& started_at) {
   RunResult run;
@@ -172,7 +168,7 @@ TEST(ResultsStore, ARunThatNeverFinishedStaysPartial) {
 TEST(ResultsStore, MigratesTheFirstSchemaKeepingItsRuns) {
   TempDir dir;
   std::string path = dir.path() + "/v1.db";
-  std::string fixture = std::string(__FILE__).substr(0, std::string(__FILE__).rfind('/')) + "/testdata/schema_v1.sql";
+  std::string fixture = testing::TestDataFile(__FILE__, "schema_v1.sql");
   {
     Result<SqliteDb> db = SqliteDb::Open(path, true);
     ASSERT_TRUE(db.ok());

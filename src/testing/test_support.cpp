@@ -5,6 +5,8 @@
 #include <stdlib.h>
 
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <vector>
 
 namespace nasperf::testing {
@@ -18,6 +20,17 @@ TempDir::TempDir() {
 TempDir::~TempDir() {
   std::error_code ec;
   if (!path_.empty()) std::filesystem::remove_all(path_, ec);
+}
+
+std::string ReadWholeFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::string TestDataFile(const std::string& source_file, const std::string& name) {
+  return source_file.substr(0, source_file.rfind('/')) + "/testdata/" + name;
 }
 
 std::vector<std::string> TempDir::Entries() const {

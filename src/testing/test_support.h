@@ -3,6 +3,7 @@
 
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -19,6 +20,11 @@ inline bool InCi() {
     if (::nasperf::testing::InCi()) FAIL() << "CI=true, cannot skip: " << (reason); \
     GTEST_SKIP() << (reason);                                            \
   } while (0)
+
+// The whole content of a file ("" when it cannot be read).
+std::string ReadWholeFile(const std::string& path);
+// A fixture beside a test source: TestDataFile(__FILE__, "x.json") -> "<dir of it>/testdata/x.json".
+std::string TestDataFile(const std::string& source_file, const std::string& name);
 
 // A directory under /tmp, removed with everything in it when the object dies.
 class TempDir {
