@@ -559,4 +559,22 @@ uint64_t TotalBytes(const nlohmann::json& run) {
   return ::testing::AssertionSuccess();
 }
 
+std::string Join(const std::vector<std::string>& args) {
+  std::string out = "nasperf";
+  for (const std::string& a : args) out += " " + a;
+  return out;
+}
+
+bool Contains(const std::string& text, const std::string& needle) { return text.find(needle) != std::string::npos; }
+
+nlohmann::json NasperfJson(const std::vector<std::string>& args, double timeout_s) {
+  CliResult r = RunNasperf(args, timeout_s);
+  EXPECT_EQ(r.exit_code, 0) << Join(args) << "\nstderr: " << r.err;
+  nlohmann::json doc;
+  ::testing::AssertionResult parsed = ParseJson(r.out, &doc);
+  EXPECT_TRUE(parsed) << Join(args);
+  if (!parsed || !doc.is_object()) return nlohmann::json::object();
+  return doc;
+}
+
 }  // namespace nasperf::e2e

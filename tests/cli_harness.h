@@ -33,6 +33,12 @@ CliResult RunProgram(const std::string& program, const std::vector<std::string>&
 // RunProgram on the nasperf binary.
 CliResult RunNasperf(const std::vector<std::string>& args, double timeout_s = 60, const std::string& cwd = "");
 
+// "nasperf a b c", for failure messages.
+std::string Join(const std::vector<std::string>& args);
+bool Contains(const std::string& text, const std::string& needle);
+// Runs nasperf, expects exit 0 and one JSON document on stdout; {} (and a failure) otherwise.
+nlohmann::json NasperfJson(const std::vector<std::string>& args, double timeout_s = 60);
+
 // A nasperf process running in the background, for signal tests. The destructor kills
 // (SIGKILL) and reaps the child if Finish() was not called.
 class BackgroundProcess {

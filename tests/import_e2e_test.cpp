@@ -17,13 +17,6 @@ namespace {
 
 using nlohmann::json;
 
-std::string Join(const std::vector<std::string>& args) {
-  std::string out = "nasperf";
-  for (const std::string& a : args) out += " " + a;
-  return out;
-}
-
-bool Contains(const std::string& text, const std::string& needle) { return text.find(needle) != std::string::npos; }
 
 // The full path of `name` on $PATH, or "".
 std::string FindProgram(const std::string& name) {
@@ -40,15 +33,6 @@ std::string FindProgram(const std::string& name) {
   return "";
 }
 
-json NasperfJson(const std::vector<std::string>& args, double timeout_s = 60) {
-  CliResult r = RunNasperf(args, timeout_s);
-  EXPECT_EQ(r.exit_code, 0) << Join(args) << "\nstderr: " << r.err;
-  json doc;
-  ::testing::AssertionResult parsed = ParseJson(r.out, &doc);
-  EXPECT_TRUE(parsed) << Join(args);
-  if (!parsed || !doc.is_object()) return json::object();
-  return doc;
-}
 
 json Runs(const json& doc) {
   if (!doc.contains("runs") || !doc["runs"].is_array()) return json::array();

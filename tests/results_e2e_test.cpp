@@ -24,24 +24,7 @@ using nlohmann::json;
 
 constexpr const char* kQuickTests[] = {"SEQ1M Q8T1", "SEQ1M Q1T1", "RND4K Q32T1", "RND4K Q1T1"};
 
-std::string Join(const std::vector<std::string>& args) {
-  std::string out = "nasperf";
-  for (const std::string& a : args) out += " " + a;
-  return out;
-}
 
-bool Contains(const std::string& text, const std::string& needle) { return text.find(needle) != std::string::npos; }
-
-// Runs nasperf, expects exit 0 and one JSON document on stdout; {} (and a failure) otherwise.
-json NasperfJson(const std::vector<std::string>& args, double timeout_s = 60) {
-  CliResult r = RunNasperf(args, timeout_s);
-  EXPECT_EQ(r.exit_code, 0) << Join(args) << "\nstderr: " << r.err;
-  json doc;
-  ::testing::AssertionResult parsed = ParseJson(r.out, &doc);
-  EXPECT_TRUE(parsed) << Join(args);
-  if (!parsed || !doc.is_object()) return json::object();
-  return doc;
-}
 
 // The single run of a `run ... --json` document.
 json OnlyRun(const json& doc) {
