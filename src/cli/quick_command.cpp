@@ -11,6 +11,7 @@
 #include "core/units.h"
 #include "report/json_report.h"
 #include "report/table_report.h"
+#include "sysinfo/inventory.h"
 
 namespace nasperf {
 namespace {
@@ -85,6 +86,7 @@ int QuickCommand(const QuickCommandOptions& options) {
   Result<RunRecorder> recorder = RunRecorder::Open(options.common, "quick");
   if (!recorder.ok()) return ReportFailure(recorder.status());
 
+  const nlohmann::ordered_json inventory = GatherInventory(target.description());
   ProgressLine progress(!options.common.json);
   std::vector<RunResult> results;
   Status status;
@@ -93,7 +95,7 @@ int QuickCommand(const QuickCommandOptions& options) {
     const char* direction = DoesReads(jobs[i].rw) ? "read" : "write";
     progress.SetLabel(fmt::format("{} {} ({}/{})", test.label, direction, i + 1, jobs.size()));
     std::string name = options.common.name.empty() ? std::string(test.label) + " " + direction : options.common.name;
-    RunResult begun = NewRunRecord(name, tags.value(), target, jobs[i]);
+    RunResult begun = NewRunRecord(name, tags.value(), target, jobs[i], inventory);
     begun.test = test.label;
     if (status = recorder.value().Begin(begun); !status.ok()) break;
     RunOutcome outcome = RunRepeated(jobs[i], target, RunLabels{name, tags.value()},

@@ -9,6 +9,7 @@
 #include "core/runner.h"
 #include "report/json_report.h"
 #include "report/table_report.h"
+#include "sysinfo/inventory.h"
 
 namespace nasperf {
 
@@ -24,7 +25,8 @@ int RunCommand(const RunCommandOptions& options) {
   Result<RunRecorder> recorder = RunRecorder::Open(options.common, "run");
   if (!recorder.ok()) return ReportFailure(recorder.status());
 
-  RunResult begun = NewRunRecord(options.common.name, tags.value(), *target.value(), job.value());
+  RunResult begun = NewRunRecord(options.common.name, tags.value(), *target.value(), job.value(),
+                                 GatherInventory(target.value()->description()));
   if (Status s = recorder.value().Begin(begun); !s.ok()) return ReportFailure(s);
   ProgressLine progress(!options.common.json);
   RunOutcome outcome = RunRepeated(job.value(), *target.value(), RunLabels{options.common.name, tags.value()},

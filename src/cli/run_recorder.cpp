@@ -2,7 +2,6 @@
 #include "cli/run_recorder.h"
 
 #include "platform/clock.h"
-#include "sysinfo/inventory.h"
 #include "target/target.h"
 
 namespace nasperf {
@@ -42,14 +41,14 @@ Status RunRecorder::Finish(RunResult& run, const RunResult& begun) {
 namespace nasperf {
 
 RunResult NewRunRecord(const std::string& name, const std::map<std::string, std::string>& tags, const Target& target,
-                       const JobSpec& job) {
+                       const JobSpec& job, const nlohmann::ordered_json& inventory) {
   RunResult run;
   run.name = name;
   run.tags = tags;
   run.target = target.description();
   run.job = job;
   run.engine = ResolveEngineName(job, target.is_null());
-  run.inventory = GatherInventory(target.description());
+  run.inventory = inventory;
   return run;
 }
 

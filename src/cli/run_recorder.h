@@ -35,9 +35,10 @@ namespace nasperf {
 
 class Target;
 
-// The record of a run about to start: labels, target, job, resolved engine, inventory.
+// The record of a run about to start: labels, target, job, resolved engine, and the
+// inventory (GatherInventory, done once per command: it does not change between tests).
 RunResult NewRunRecord(const std::string& name, const std::map<std::string, std::string>& tags, const Target& target,
-                       const JobSpec& job);
+                       const JobSpec& job, const nlohmann::ordered_json& inventory);
 // "stored as run 12 in PATH" (or runs 12-19), empty when nothing was stored.
 std::string StoredLine(const RunRecorder& recorder, const std::vector<RunResult>& runs);
 
