@@ -49,6 +49,17 @@ struct Sample {
   double write_mb_per_s = 0;
 };
 
+// One repeat of a repeated run: the figures kept so that the median, the spread and the
+// confidence interval can be recomputed from the store.
+struct RepeatFigures {
+  double read_mb_per_s = 0, write_mb_per_s = 0;
+  double read_iops = 0, write_iops = 0;
+  double read_lat_mean_us = 0, write_lat_mean_us = 0;
+  double read_lat_p99_us = 0, write_lat_p99_us = 0;
+  double seconds = 0;
+  double total_mb_per_s() const { return read_mb_per_s + write_mb_per_s; }
+};
+
 struct RunResult {
   int64_t id = 0;          // the results database's id; 0 until stored
   int64_t invocation_id = 0;  // the stored command that made it (quick's eight tests share one)
@@ -69,10 +80,23 @@ struct RunResult {
   std::map<std::string, std::string> tags;
   std::string error;               // why the run stopped early, empty when it did not
   std::vector<std::string> notes;  // facts the reader needs (fallbacks, caching)
-  std::vector<double> repeat_mb_per_s;  // total MB/s of every repeat, when repeated
+  // Every repeat when the job was repeated (the run's own figures are the median
+  // repeat's); empty for a single run.
+  std::vector<RepeatFigures> repeats;
+  // Sweep points: whether the page cache could serve this point (buffered, and the file
+  // fits in the RAM that can cache it, and no verified cache drop preceded a read).
+  // nullopt outside sweeps.
+  std::optional<bool> cached;
   // What the run ran on (sysinfo/inventory.h): CPU, RAM, OS, file system, devices.
   // Unknown fields are null; an empty object when not gathered (imports).
   nlohmann::ordered_json inventory = nlohmann::ordered_json::object();
 };
+
+// Total MB/s (read + write) of every repeat, in the order they ran.
+inline std::vector<double> RepeatTotals(const RunResult& run) {
+  std::vector<double> totals;
+  for (const RepeatFigures& r : run.repeats) totals.push_back(r.total_mb_per_s());
+  return totals;
+}
 
 }  // namespace nasperf

@@ -42,10 +42,6 @@ struct WorkerSlot {
   WorkerContext ctx;
 };
 
-double TotalMbPerS(const RunResult& r) {
-  return (r.read ? r.read->mb_per_s : 0) + (r.write ? r.write->mb_per_s : 0);
-}
-
 }  // namespace
 
 DirectionResult SummariseDirection(uint64_t bytes, uint64_t ios, double seconds, uint64_t errors,
@@ -225,20 +221,48 @@ RunOutcome RunJob(const JobSpec& job, Target& target, const RunLabels& labels, c
   return outcome;
 }
 
+RepeatFigures FiguresOf(const RunResult& r) {
+  RepeatFigures f;
+  if (r.read) {
+    f.read_mb_per_s = r.read->mb_per_s;
+    f.read_iops = r.read->iops;
+    f.read_lat_mean_us = r.read->lat.mean_us;
+    f.read_lat_p99_us = r.read->lat.p99_us;
+    f.seconds = r.read->seconds;
+  }
+  if (r.write) {
+    f.write_mb_per_s = r.write->mb_per_s;
+    f.write_iops = r.write->iops;
+    f.write_lat_mean_us = r.write->lat.mean_us;
+    f.write_lat_p99_us = r.write->lat.p99_us;
+    f.seconds = std::max(f.seconds, r.write->seconds);
+  }
+  return f;
+}
+
 RunOutcome RunRepeated(const JobSpec& job, Target& target, const RunLabels& labels, const RunHooks& hooks) {
   std::vector<RunOutcome> repeats;
   for (uint32_t i = 0; i < job.repeat; ++i) {
     repeats.push_back(RunJob(job, target, labels, hooks));
-    if (!repeats.back().status.ok()) return std::move(repeats.back());
+    if (!repeats.back().status.ok()) break;
   }
   if (repeats.size() == 1) return std::move(repeats.front());
-  std::vector<double> figures;
-  for (const RunOutcome& o : repeats) figures.push_back(TotalMbPerS(o.result));
+  // A failed repeat ends the series; the finished ones are kept with it, so the stored
+  // partial run still shows what was measured before the failure.
+  if (!repeats.back().status.ok()) {
+    RunOutcome failed = std::move(repeats.back());
+    repeats.pop_back();
+    for (const RunOutcome& o : repeats) failed.result.repeats.push_back(FiguresOf(o.result));
+    return failed;
+  }
+  std::vector<RepeatFigures> figures;
+  for (const RunOutcome& o : repeats) figures.push_back(FiguresOf(o.result));
   std::vector<size_t> order(repeats.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return figures[a] < figures[b]; });
+  std::sort(order.begin(), order.end(),
+            [&](size_t a, size_t b) { return figures[a].total_mb_per_s() < figures[b].total_mb_per_s(); });
   RunOutcome median = std::move(repeats[order[(order.size() - 1) / 2]]);
-  median.result.repeat_mb_per_s = figures;
+  median.result.repeats = std::move(figures);
   return median;
 }
 

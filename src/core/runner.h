@@ -37,8 +37,12 @@ struct RunHooks {
 RunOutcome RunJob(const JobSpec& job, Target& target, const RunLabels& labels, const RunHooks& hooks = {});
 
 // Runs `job` job.repeat times and reports the repeat with the median total throughput,
-// with every repeat's figure in repeat_mb_per_s. Stops at the first failed repeat.
+// with every repeat's figures in `repeats`. Stops at the first failed repeat, which is
+// returned with the repeats finished before it.
 RunOutcome RunRepeated(const JobSpec& job, Target& target, const RunLabels& labels, const RunHooks& hooks = {});
+
+// The per-repeat figures of one finished run.
+RepeatFigures FiguresOf(const RunResult& run);
 
 // Fills throughput, IOPS and latency figures of a direction from its raw counts.
 DirectionResult SummariseDirection(uint64_t bytes, uint64_t ios, double seconds, uint64_t errors,

@@ -288,10 +288,15 @@ TEST(Runner, RepeatReportsTheMedianAndEveryFigure) {
   job.repeat = 3;
   RunOutcome outcome = RunRepeated(job, *target.value(), {});
   ASSERT_TRUE(outcome.status.ok());
-  ASSERT_EQ(outcome.result.repeat_mb_per_s.size(), 3u);
-  std::vector<double> sorted = outcome.result.repeat_mb_per_s;
+  ASSERT_EQ(outcome.result.repeats.size(), 3u);
+  std::vector<double> sorted = RepeatTotals(outcome.result);
   std::sort(sorted.begin(), sorted.end());
   EXPECT_DOUBLE_EQ(outcome.result.read->mb_per_s, sorted[1]);
+  for (const RepeatFigures& r : outcome.result.repeats) {
+    EXPECT_GT(r.read_iops, 0);
+    EXPECT_GT(r.seconds, 0);
+    EXPECT_EQ(r.write_mb_per_s, 0);
+  }
 }
 
 }  // namespace

@@ -58,6 +58,13 @@ bool Differs(const std::string& a, const std::string& b) {
   return scale > 0 && std::fabs(x - y) / scale > 0.10;
 }
 
+// The 95 % interval of one direction's MB/s over the run's repeats.
+std::optional<Interval> DirectionInterval(const RunResult& run, const std::string& dir) {
+  std::vector<double> figures;
+  for (const RepeatFigures& r : run.repeats) figures.push_back(dir == "read" ? r.read_mb_per_s : r.write_mb_per_s);
+  return ConfidenceInterval95(figures);
+}
+
 }  // namespace
 
 Comparison Compare(const std::vector<CompareColumn>& columns) {
@@ -66,7 +73,6 @@ Comparison Compare(const std::vector<CompareColumn>& columns) {
   for (size_t c = 0; c < columns.size(); ++c) {
     out.headings.push_back(columns[c].heading);
     for (const RunResult& run : columns[c].runs) {
-      std::optional<Interval> ci = ConfidenceInterval95(run.repeat_mb_per_s);
       for (const auto& [dir_name, dir] : {std::pair{"read", &run.read}, std::pair{"write", &run.write}}) {
         if (!DidIo(*dir)) continue;
         for (const Metric& m : kMetrics) {
@@ -76,10 +82,7 @@ Comparison Compare(const std::vector<CompareColumn>& columns) {
           CompareCell& cell = out.rows[it->second].cells[c];
           cell.present = true;
           cell.value = m.get(**dir);
-          // Repeats are stored as total MB/s; they speak for the MB/s row of a
-          // one-direction run only.
-          bool one_direction = !(DidIo(run.read) && DidIo(run.write));
-          if (ci && one_direction && std::string(m.name) == "MB/s") cell.ci95 = ci;
+          if (std::string(m.name) == "MB/s") cell.ci95 = DirectionInterval(run, dir_name);
         }
       }
     }

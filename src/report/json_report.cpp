@@ -2,6 +2,7 @@
 #include "report/json_report.h"
 
 #include "nasperf/version.h"
+#include "stats/confidence.h"
 
 namespace nasperf {
 namespace {
@@ -24,6 +25,28 @@ ojson DirectionToJson(const DirectionResult& d) {
         {"p999", d.lat.p999_us},
         {"max", d.lat.max_us}}},
   };
+}
+
+// The repeats' summary and each repeat's figures (only the directions the run did).
+ojson RepeatsToJson(const RunResult& run) {
+  RepeatSpread spread = SummariseRepeats(RepeatTotals(run));
+  ojson each = ojson::array();
+  for (const RepeatFigures& r : run.repeats) {
+    ojson e;
+    if (DidIo(run.read))
+      e["read"] = {{"mb_per_s", r.read_mb_per_s}, {"iops", r.read_iops}, {"lat_mean_us", r.read_lat_mean_us},
+                   {"lat_p99_us", r.read_lat_p99_us}};
+    if (DidIo(run.write))
+      e["write"] = {{"mb_per_s", r.write_mb_per_s}, {"iops", r.write_iops}, {"lat_mean_us", r.write_lat_mean_us},
+                    {"lat_p99_us", r.write_lat_p99_us}};
+    e["seconds"] = r.seconds;
+    each.push_back(e);
+  }
+  ojson ci = nullptr;
+  if (spread.ci95) ci = {{"low", spread.ci95->low}, {"high", spread.ci95->high}};
+  return {{"count", spread.count},         {"statistic", "median"},     {"ci95_mb_per_s", ci},
+          {"ci_method", kConfidenceMethod}, {"spread_pct", spread.spread_pct}, {"noisy", spread.noisy},
+          {"each", each}};
 }
 
 }  // namespace
@@ -92,7 +115,11 @@ ojson RunToJson(const RunResult& run) {
   if (!run.notes.empty()) j["notes"] = run.notes;
   if (!run.command_line.empty()) j["command_line"] = run.command_line;
   if (!run.inventory.empty()) j["inventory"] = run.inventory;
-  if (!run.repeat_mb_per_s.empty()) j["repeats_mb_per_s"] = run.repeat_mb_per_s;
+  if (run.cached) j["cached"] = *run.cached;
+  if (!run.repeats.empty()) {
+    j["repeats_mb_per_s"] = RepeatTotals(run);
+    j["repeats"] = RepeatsToJson(run);
+  }
   return j;
 }
 

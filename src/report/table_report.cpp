@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "core/units.h"
+#include "stats/confidence.h"
 
 namespace nasperf {
 namespace {
@@ -15,6 +16,20 @@ std::string DirectionLine(const char* label, const DirectionResult& d) {
 }
 
 }  // namespace
+
+std::string RepeatsLine(const RunResult& run) {
+  if (run.repeats.empty()) return "";
+  std::vector<double> totals = RepeatTotals(run);
+  RepeatSpread spread = SummariseRepeats(totals);
+  std::string out = fmt::format("median of {} repeats", spread.count);
+  if (spread.ci95)
+    out += fmt::format("; 95 % CI of the mean {:.2f}-{:.2f} MB/s ({})", spread.ci95->low, spread.ci95->high,
+                       kConfidenceMethod);
+  out += fmt::format("; spread {:.1f} %{}; each (MB/s):", spread.spread_pct,
+                     spread.noisy ? fmt::format(" [NOISY: over {:g} %]", kNoisySpreadPct) : "");
+  for (double v : totals) out += fmt::format(" {:.2f}", v);
+  return out + "\n";
+}
 
 std::string RunTable(const RunResult& run) {
   const JobSpec& job = run.job;
@@ -29,11 +44,7 @@ std::string RunTable(const RunResult& run) {
   double seconds = run.read ? run.read->seconds : run.write ? run.write->seconds : 0;
   out += fmt::format("{:.2f} s measured; CPU {:.1f} % user, {:.1f} % sys (of one core); MB/s = 10^6 B/s\n", seconds,
                      run.cpu.user_pct, run.cpu.sys_pct);
-  if (!run.repeat_mb_per_s.empty()) {
-    out += "median of " + std::to_string(run.repeat_mb_per_s.size()) + " repeats; each (MB/s):";
-    for (double v : run.repeat_mb_per_s) out += fmt::format(" {:.2f}", v);
-    out += "\n";
-  }
+  out += RepeatsLine(run);
   for (const std::string& note : run.notes) out += "note: " + note + "\n";
   if (!run.error.empty()) out += "stopped early: " + run.error + "\n";
   return out;
@@ -41,26 +52,41 @@ std::string RunTable(const RunResult& run) {
 
 std::string QuickTable(const std::string& heading, const std::vector<QuickRow>& rows) {
   std::string out = heading + "\n";
-  out += fmt::format("{:<12} {:>11} {:>11} {:>11} {:>11} {:>12} {:>12}\n", "", "Read MB/s", "Write MB/s",
-                     "Read IOPS", "Write IOPS", "Read lat us", "Write lat us");
-  auto mb = [](const RunResult* r, bool read) {
+  auto direction = [](const RunResult* r, bool read) -> const DirectionResult* {
+    if (!r) return nullptr;
     const auto& d = read ? r->read : r->write;
-    return r && d ? fmt::format("{:.2f}", d->mb_per_s) : std::string("-");
+    return DidIo(d) ? &*d : nullptr;
   };
-  auto iops = [](const RunResult* r, bool read) {
-    const auto& d = read ? r->read : r->write;
-    return r && d ? fmt::format("{:.0f}", d->iops) : std::string("-");
+  // Half-width of the 95 % interval as % of the median, "!" when the repeats are noisy.
+  auto uncertainty = [](const RunResult* r) -> std::string {
+    if (!r || r->repeats.empty()) return "-";
+    RepeatSpread spread = SummariseRepeats(RepeatTotals(*r));
+    if (!spread.ci95 || spread.median <= 0) return "-";
+    double half_pct = (spread.ci95->high - spread.ci95->low) / 2 / spread.median * 100;
+    return fmt::format("{:.1f}{}", half_pct, spread.noisy ? "!" : "");
   };
-  auto lat = [](const RunResult* r, bool read) {
-    const auto& d = read ? r->read : r->write;
-    return r && d ? fmt::format("{:.1f}", d->lat.mean_us) : std::string("-");
-  };
+  bool repeated = false;
+  for (const QuickRow& row : rows)
+    for (const RunResult* r : {row.read, row.write})
+      if (r && !r->repeats.empty()) repeated = true;
+  out += fmt::format("{:<12} {:>11} {:>11} {:>11} {:>11} {:>12} {:>12}{}\n", "", "Read MB/s", "Write MB/s",
+                     "Read IOPS", "Write IOPS", "Read lat us", "Write lat us",
+                     repeated ? fmt::format(" {:>8} {:>8}", "Read ±%", "Write ±%") : "");
   for (const QuickRow& row : rows) {
-    out += fmt::format("{:<12} {:>11} {:>11} {:>11} {:>11} {:>12} {:>12}\n", row.label,
-                       row.read ? mb(row.read, true) : "-", row.write ? mb(row.write, false) : "-",
-                       row.read ? iops(row.read, true) : "-", row.write ? iops(row.write, false) : "-",
-                       row.read ? lat(row.read, true) : "-", row.write ? lat(row.write, false) : "-");
+    const DirectionResult* rd = direction(row.read, true);
+    const DirectionResult* wr = direction(row.write, false);
+    out += fmt::format("{:<12} {:>11} {:>11} {:>11} {:>11} {:>12} {:>12}", row.label,
+                       rd ? fmt::format("{:.2f}", rd->mb_per_s) : "-", wr ? fmt::format("{:.2f}", wr->mb_per_s) : "-",
+                       rd ? fmt::format("{:.0f}", rd->iops) : "-", wr ? fmt::format("{:.0f}", wr->iops) : "-",
+                       rd ? fmt::format("{:.1f}", rd->lat.mean_us) : "-",
+                       wr ? fmt::format("{:.1f}", wr->lat.mean_us) : "-");
+    if (repeated) out += fmt::format(" {:>8} {:>8}", uncertainty(row.read), uncertainty(row.write));
+    out += "\n";
   }
+  if (repeated)
+    out += fmt::format("±%: half-width of the 95 % CI of the mean ({}), as % of the median; "
+                       "! = noisy (repeats spread over {:g} %)\n",
+                       kConfidenceMethod, kNoisySpreadPct);
   return out;
 }
 

@@ -11,6 +11,9 @@ namespace nasperf {
 // One run: a line per direction with MB/s, IOPS and latency percentiles.
 std::string RunTable(const RunResult& run);
 
+// "median of 3 repeats; 95 % CI ...; spread 2.1 %; each (MB/s): ..." or empty.
+std::string RepeatsLine(const RunResult& run);
+
 // CrystalDiskMark's layout: a row per test, read and write side by side.
 struct QuickRow {
   std::string label;  // "SEQ1M Q8T1"

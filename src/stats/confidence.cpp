@@ -36,4 +36,17 @@ std::optional<Interval> ConfidenceInterval95(const std::vector<double>& values) 
   return Interval{mean - half, mean + half};
 }
 
+RepeatSpread SummariseRepeats(const std::vector<double>& values) {
+  RepeatSpread out;
+  out.count = values.size();
+  if (values.empty()) return out;
+  out.median = Median(values);
+  out.ci95 = ConfidenceInterval95(values);
+  auto [lo, hi] = std::minmax_element(values.begin(), values.end());
+  if (out.median > 0) out.spread_pct = (*hi - *lo) / out.median * 100;
+  else if (*hi > *lo) out.spread_pct = 100;  // a zero median with any variation is all noise
+  out.noisy = out.spread_pct > kNoisySpreadPct;
+  return out;
+}
+
 }  // namespace nasperf

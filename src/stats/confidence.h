@@ -15,6 +15,19 @@ struct Interval {
 double Median(std::vector<double> values);
 // nullopt for fewer than two values.
 std::optional<Interval> ConfidenceInterval95(const std::vector<double>& values);
+// What a set of repeats says about one figure. "Spread" is (max - min) / median: a
+// spread over kNoisySpreadPct marks the measurement as noisy, whatever the interval.
+inline constexpr double kNoisySpreadPct = 10.0;
+struct RepeatSpread {
+  size_t count = 0;
+  double median = 0;
+  std::optional<Interval> ci95;  // Student t on the mean; nullopt for fewer than 2
+  double spread_pct = 0;
+  bool noisy = false;
+};
+RepeatSpread SummariseRepeats(const std::vector<double>& values);
+inline constexpr const char* kConfidenceMethod = "Student t on the mean";
+
 // Two-sided 95 % Student t quantile for `dof` degrees of freedom.
 double StudentT95(int dof);
 

@@ -32,3 +32,33 @@ TEST(Confidence, OverlapDecidesSignificance) {
 
 }  // namespace
 }  // namespace nasperf
+
+namespace nasperf {
+namespace {
+
+TEST(Confidence, RepeatSpreadFlagsNoisyRepeats) {
+  RepeatSpread calm = SummariseRepeats({100, 102, 98});
+  EXPECT_EQ(calm.count, 3u);
+  EXPECT_DOUBLE_EQ(calm.median, 100);
+  EXPECT_NEAR(calm.spread_pct, 4.0, 1e-9);
+  EXPECT_FALSE(calm.noisy);
+  ASSERT_TRUE(calm.ci95.has_value());
+  EXPECT_LT(calm.ci95->low, 100);
+  EXPECT_GT(calm.ci95->high, 100);
+
+  RepeatSpread noisy = SummariseRepeats({100, 111, 95});
+  EXPECT_NEAR(noisy.spread_pct, 16.0, 1e-9);
+  EXPECT_TRUE(noisy.noisy);
+
+  RepeatSpread edge = SummariseRepeats({100, 110});  // 10 / 105 = 9.5 %: just under the line
+  EXPECT_FALSE(edge.noisy);
+
+  RepeatSpread single = SummariseRepeats({42});
+  EXPECT_FALSE(single.ci95.has_value());
+  EXPECT_EQ(single.spread_pct, 0);
+  EXPECT_EQ(SummariseRepeats({}).count, 0u);
+  EXPECT_TRUE(SummariseRepeats({0, 0, 5}).noisy);
+}
+
+}  // namespace
+}  // namespace nasperf

@@ -20,10 +20,47 @@ constexpr const char* kUnfinished = "nasperf stopped before this run ended (kill
 
 constexpr const char* kRunColumns =
     "id, started_at, command_line, source_tool, source_file, name, test, target, engine, partial, error, "
-    "job_json, cpu_user_pct, cpu_sys_pct, notes_json, repeats_json, inventory_json, invocation_id";
+    "job_json, cpu_user_pct, cpu_sys_pct, notes_json, repeats_json, inventory_json, invocation_id, cached";
+
+nlohmann::json RepeatsToStore(const std::vector<RepeatFigures>& repeats) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const RepeatFigures& r : repeats)
+    out.push_back({{"read_mb_per_s", r.read_mb_per_s}, {"write_mb_per_s", r.write_mb_per_s},
+                   {"read_iops", r.read_iops}, {"write_iops", r.write_iops},
+                   {"read_lat_mean_us", r.read_lat_mean_us}, {"write_lat_mean_us", r.write_lat_mean_us},
+                   {"read_lat_p99_us", r.read_lat_p99_us}, {"write_lat_p99_us", r.write_lat_p99_us},
+                   {"seconds", r.seconds}});
+  return out;
+}
+
+// Schema 1 and 2 stored each repeat's total MB/s only: it goes to the direction the run did.
+std::vector<RepeatFigures> RepeatsFromStore(const nlohmann::json& stored, const RunResult& run) {
+  std::vector<RepeatFigures> out;
+  if (!stored.is_array()) return out;
+  for (const nlohmann::json& e : stored) {
+    RepeatFigures r;
+    if (e.is_number()) {
+      (DidIo(run.write) && !DidIo(run.read) ? r.write_mb_per_s : r.read_mb_per_s) = e.get<double>();
+    } else if (e.is_object()) {
+      r.read_mb_per_s = e.value("read_mb_per_s", 0.0);
+      r.write_mb_per_s = e.value("write_mb_per_s", 0.0);
+      r.read_iops = e.value("read_iops", 0.0);
+      r.write_iops = e.value("write_iops", 0.0);
+      r.read_lat_mean_us = e.value("read_lat_mean_us", 0.0);
+      r.write_lat_mean_us = e.value("write_lat_mean_us", 0.0);
+      r.read_lat_p99_us = e.value("read_lat_p99_us", 0.0);
+      r.write_lat_p99_us = e.value("write_lat_p99_us", 0.0);
+      r.seconds = e.value("seconds", 0.0);
+    } else {
+      continue;
+    }
+    out.push_back(r);
+  }
+  return out;
+}
 
 Status BindRunColumns(SqliteStatement& s, const RunResult& run) {
-  nlohmann::json notes = run.notes, repeats = run.repeat_mb_per_s;
+  nlohmann::json notes = run.notes, repeats = RepeatsToStore(run.repeats);
   s.Bind(1, run.started_at)
       .Bind(2, std::string(NASPERF_VERSION))
       .Bind(3, run.command_line)
@@ -41,6 +78,8 @@ Status BindRunColumns(SqliteStatement& s, const RunResult& run) {
       .Bind(15, notes.dump())
       .Bind(16, repeats.dump())
       .Bind(17, run.inventory.dump());
+  if (run.cached) s.Bind(18, static_cast<int64_t>(*run.cached));
+  else s.BindNull(18);
   return Status::Ok();
 }
 
@@ -80,6 +119,40 @@ Result<int64_t> ResultsStore::BeginInvocation(const std::string& command, const 
   return db_.LastInsertId();
 }
 
+Status ResultsStore::SetInvocationSummary(int64_t invocation_id, const nlohmann::ordered_json& summary) {
+  Result<SqliteStatement> s = db_.Prepare("UPDATE invocations SET summary_json = ? WHERE id = ?");
+  if (!s.ok()) return s.status();
+  s.value().Bind(1, summary.dump()).Bind(2, invocation_id);
+  return s.value().Run();
+}
+
+Result<std::vector<InvocationRecord>> ResultsStore::ListInvocations(const std::string& command, int64_t id) {
+  std::string sql = "SELECT id, command, started_at, command_line, summary_json, "
+                    "(SELECT count(*) FROM runs WHERE runs.invocation_id = invocations.id) FROM invocations WHERE 1";
+  if (!command.empty()) sql += " AND command = ?";
+  if (id) sql += " AND id = " + std::to_string(id);
+  sql += " ORDER BY started_at DESC, id DESC";
+  Result<SqliteStatement> s = db_.Prepare(sql);
+  if (!s.ok()) return s.status();
+  if (!command.empty()) s.value().Bind(1, command);
+  std::vector<InvocationRecord> out;
+  while (true) {
+    Result<bool> more = s.value().Step();
+    if (!more.ok()) return more.status();
+    if (!more.value()) break;
+    InvocationRecord r;
+    r.id = s.value().Int(0);
+    r.command = s.value().Text(1);
+    r.started_at = s.value().Text(2);
+    r.command_line = s.value().Text(3);
+    r.summary = nlohmann::ordered_json::parse(s.value().Text(4), nullptr, false);
+    if (r.summary.is_discarded()) r.summary = nlohmann::ordered_json::object();
+    r.run_count = s.value().Int(5);
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
 Status ResultsStore::BeginRun(RunResult& run, int64_t invocation_id) {
   RunResult unfinished = run;
   unfinished.partial = true;
@@ -87,10 +160,10 @@ Status ResultsStore::BeginRun(RunResult& run, int64_t invocation_id) {
   Result<SqliteStatement> s = db_.Prepare(
       "INSERT INTO runs (started_at, nasperf_version, command_line, source_tool, source_file, name, test, target, "
       "engine, partial, error, job_json, cpu_user_pct, cpu_sys_pct, notes_json, repeats_json, inventory_json, "
-      "invocation_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+      "cached, invocation_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
   if (!s.ok()) return s.status();
   BindRunColumns(s.value(), unfinished);
-  s.value().Bind(18, invocation_id);
+  s.value().Bind(19, invocation_id);
   if (Status r = s.value().Run(); !r.ok()) return r;
   run.id = db_.LastInsertId();
   run.invocation_id = invocation_id;
@@ -144,10 +217,10 @@ Status ResultsStore::FinishRun(const RunResult& run) {
     Result<SqliteStatement> s = db_.Prepare(
         "UPDATE runs SET started_at = ?, nasperf_version = ?, command_line = ?, source_tool = ?, source_file = ?, "
         "name = ?, test = ?, target = ?, engine = ?, partial = ?, error = ?, job_json = ?, cpu_user_pct = ?, "
-        "cpu_sys_pct = ?, notes_json = ?, repeats_json = ?, inventory_json = ? WHERE id = ?");
+        "cpu_sys_pct = ?, notes_json = ?, repeats_json = ?, inventory_json = ?, cached = ? WHERE id = ?");
     if (!s.ok()) return s.status();
     BindRunColumns(s.value(), run);
-    s.value().Bind(18, run.id);
+    s.value().Bind(19, run.id);
     if (Status r = s.value().Run(); !r.ok()) return r;
     return WriteRunBody(run);
   });
@@ -185,11 +258,11 @@ Result<RunResult> ResultsStore::ReadRun(SqliteStatement& row, bool details) {
   run.cpu.sys_pct = row.Real(13);
   nlohmann::json notes = nlohmann::json::parse(row.Text(14), nullptr, false);
   if (notes.is_array()) run.notes = notes.get<std::vector<std::string>>();
-  nlohmann::json repeats = nlohmann::json::parse(row.Text(15), nullptr, false);
-  if (repeats.is_array()) run.repeat_mb_per_s = repeats.get<std::vector<double>>();
   run.inventory = nlohmann::ordered_json::parse(row.Text(16), nullptr, false);
   if (run.inventory.is_discarded()) run.inventory = nlohmann::ordered_json::object();
   run.invocation_id = row.Int(17);
+  if (!row.IsNull(18)) run.cached = row.Int(18) != 0;
+  const std::string stored_repeats = row.Text(15);
 
   Result<SqliteStatement> dirs = db_.Prepare(
       "SELECT dir, bytes, ios, seconds, mb_per_s, iops, errors, lat_mean_us, lat_p50_us, lat_p90_us, lat_p99_us, "
@@ -215,6 +288,8 @@ Result<RunResult> ResultsStore::ReadRun(SqliteStatement& row, bool details) {
     }
     (d.Text(0) == "read" ? run.read : run.write) = r;
   }
+  // After the directions: old stores' bare totals belong to the direction the run did.
+  run.repeats = RepeatsFromStore(nlohmann::json::parse(stored_repeats, nullptr, false), run);
   Result<SqliteStatement> tags = db_.Prepare("SELECT key, value FROM tags WHERE run_id = ? ORDER BY key");
   if (!tags.ok()) return tags.status();
   tags.value().Bind(1, run.id);
@@ -253,7 +328,10 @@ Result<std::vector<RunResult>> ResultsStore::List(const RunFilter& filter, bool 
   std::vector<std::string> texts;
   if (!filter.ids.empty()) {
     sql += " AND id IN (";
-    for (size_t i = 0; i < filter.ids.size(); ++i) sql += (i ? "," : "") + std::to_string(filter.ids[i]);
+    for (size_t i = 0; i < filter.ids.size(); ++i) {
+      if (i) sql += ',';
+      sql += std::to_string(filter.ids[i]);
+    }
     sql += ")";
   }
   if (filter.invocation_id) sql += " AND invocation_id = " + std::to_string(filter.invocation_id);

@@ -25,6 +25,16 @@ struct RunFilter {
   bool oldest_first = false;
 };
 
+// One command's record: what was typed and, for suites, their summary (a sweep's analysis).
+struct InvocationRecord {
+  int64_t id = 0;
+  std::string command;  // run, quick, sweep, import
+  std::string started_at;
+  std::string command_line;
+  nlohmann::ordered_json summary = nlohmann::ordered_json::object();
+  int64_t run_count = 0;
+};
+
 class ResultsStore {
  public:
   // NASPERF_DB, else $XDG_DATA_HOME/nasperf/results.db, else ~/.local/share/nasperf/results.db.
@@ -38,6 +48,10 @@ class ResultsStore {
   // Groups the runs of one command ("run", "quick", "import").
   Result<int64_t> BeginInvocation(const std::string& command, const std::string& command_line,
                                   const std::string& started_at);
+  // Keeps a suite's summary with its invocation (a sweep's cache analysis).
+  Status SetInvocationSummary(int64_t invocation_id, const nlohmann::ordered_json& summary);
+  // Newest first; `command` empty: any; `id` 0: any.
+  Result<std::vector<InvocationRecord>> ListInvocations(const std::string& command, int64_t id = 0);
   // Stores `run` as started but unfinished (partial, with an error saying so), so a run
   // killed outright still leaves a trace. Sets run.id.
   Status BeginRun(RunResult& run, int64_t invocation_id);

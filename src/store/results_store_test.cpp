@@ -50,7 +50,7 @@ RunResult SampleRun(const std::string& name, const std::string& started_at) {
   run.samples = {{1.0, 100.5, 40.0}, {2.0, 101.5, 41.0}};
   run.tags = {{"box", "atom"}, {"mtu", "9000"}};
   run.notes = {"a note"};
-  run.repeat_mb_per_s = {1.0, 2.0, 3.0};
+  run.repeats = {{1.0, 0.5, 10, 5, 100, 200, 300, 400, 2.5}, {2.0, 1.0, 20, 10, 90, 180, 290, 390, 2.4}};
   run.inventory = {{"host", {{"cpu", {{"model", "Test CPU"}}}}}};
   return run;
 }
@@ -90,7 +90,11 @@ TEST(ResultsStore, SavesAndLoadsEverything) {
   EXPECT_DOUBLE_EQ(b.samples[1].write_mb_per_s, 41.0);
   EXPECT_EQ(b.tags, run.tags);
   EXPECT_EQ(b.notes, run.notes);
-  EXPECT_EQ(b.repeat_mb_per_s, run.repeat_mb_per_s);
+  ASSERT_EQ(b.repeats.size(), 2u);
+  EXPECT_DOUBLE_EQ(b.repeats[1].read_mb_per_s, 2.0);
+  EXPECT_DOUBLE_EQ(b.repeats[1].write_lat_p99_us, 390);
+  EXPECT_DOUBLE_EQ(b.repeats[0].seconds, 2.5);
+  EXPECT_FALSE(b.cached.has_value());
   EXPECT_EQ(b.inventory["host"]["cpu"]["model"], "Test CPU");
   EXPECT_DOUBLE_EQ(b.cpu.sys_pct, 33.25);
 }
@@ -175,6 +179,8 @@ TEST(ResultsStore, MigratesTheFirstSchemaKeepingItsRuns) {
     std::string sql = ReadFile(fixture);
     ASSERT_FALSE(sql.empty()) << fixture;
     ASSERT_TRUE(db.value().Exec(sql).ok());
+    // Schemas 1 and 2 kept each repeat as a bare total MB/s.
+    ASSERT_TRUE(db.value().Exec("UPDATE runs SET repeats_json = '[500.5, 536.870912, 540.25]'").ok());
   }
   Result<ResultsStore> store = ResultsStore::Open(path);
   ASSERT_TRUE(store.ok()) << store.status().message();
@@ -187,6 +193,38 @@ TEST(ResultsStore, MigratesTheFirstSchemaKeepingItsRuns) {
   Result<SqliteDb> raw = SqliteDb::Open(path, false);
   EXPECT_EQ(raw.value().QueryInt("PRAGMA user_version").value(), kSchemaVersion);
   EXPECT_EQ(raw.value().QueryInt("SELECT invocation_id FROM runs WHERE id = 1").value(), 1);
+  EXPECT_FALSE(run.value().cached.has_value());
+  ASSERT_EQ(run.value().repeats.size(), 3u);  // bare totals go to the direction the run did
+  EXPECT_DOUBLE_EQ(run.value().repeats[2].read_mb_per_s, 540.25);
+  EXPECT_EQ(run.value().repeats[2].write_mb_per_s, 0);
+  EXPECT_EQ(store.value().ListInvocations("run").value().size(), 1u);
+}
+
+TEST(ResultsStore, KeepsSweepMarksAndInvocationSummaries) {
+  TempDir dir;
+  Result<ResultsStore> store = OpenIn(dir);
+  ASSERT_TRUE(store.ok());
+  Result<int64_t> inv = store.value().BeginInvocation("sweep", "nasperf sweep /tmp", "2026-11-30T10:00:00Z");
+  ASSERT_TRUE(inv.ok());
+  RunResult cached = SampleRun("point 1", "2026-11-30T10:00:01Z");
+  cached.cached = true;
+  RunResult uncached = SampleRun("point 2", "2026-11-30T10:00:02Z");
+  uncached.cached = false;
+  ASSERT_TRUE(store.value().Save(cached, inv.value()).ok());
+  ASSERT_TRUE(store.value().Save(uncached, inv.value()).ok());
+  nlohmann::ordered_json summary = {{"curves", {{{"test", "read"}, {"knee_bytes", 536870912}}}}};
+  ASSERT_TRUE(store.value().SetInvocationSummary(inv.value(), summary).ok());
+
+  EXPECT_EQ(store.value().Load(cached.id).value().cached, std::optional<bool>(true));
+  EXPECT_EQ(store.value().Load(uncached.id).value().cached, std::optional<bool>(false));
+  Result<std::vector<InvocationRecord>> sweeps = store.value().ListInvocations("sweep");
+  ASSERT_TRUE(sweeps.ok());
+  ASSERT_EQ(sweeps.value().size(), 1u);
+  EXPECT_EQ(sweeps.value()[0].id, inv.value());
+  EXPECT_EQ(sweeps.value()[0].run_count, 2);
+  EXPECT_EQ(sweeps.value()[0].summary["curves"][0]["knee_bytes"], 536870912);
+  EXPECT_TRUE(store.value().ListInvocations("quick").value().empty());
+  EXPECT_EQ(store.value().ListInvocations("", inv.value()).value().size(), 1u);
 }
 
 void ExpectRefusedAndUntouched(const std::string& path, const std::string& expected_words) {

@@ -70,12 +70,21 @@ UPDATE runs SET invocation_id = id;
 CREATE INDEX runs_by_invocation ON runs(invocation_id);
 )sql";
 
+// Version 3: sweeps. A run may be a sweep point marked cached or not (NULL: not a
+// sweep point), and an invocation keeps its suite's summary (the sweep's cache
+// analysis) as JSON. repeats_json now holds objects (RepeatFigures), not bare totals.
+constexpr const char* kMigrateV2ToV3 = R"sql(
+ALTER TABLE runs ADD COLUMN cached INTEGER;
+ALTER TABLE invocations ADD COLUMN summary_json TEXT NOT NULL DEFAULT '{}';
+)sql";
+
 }  // namespace
 
 const char* MigrationSql(int from) {
   switch (from) {
     case 0: return kCreateV1;
     case 1: return kMigrateV1ToV2;
+    case 2: return kMigrateV2ToV3;
     default: return nullptr;
   }
 }

@@ -1,0 +1,140 @@
+// Finds the page-cache knee of a sweep curve from its two plateaus; see cache_analysis.h.
+#include "sweep/cache_analysis.h"
+
+#include <fmt/format.h>
+
+#include "core/units.h"
+#include "stats/confidence.h"
+
+namespace nasperf {
+namespace {
+
+// Throughputs within this factor of each other are one plateau: run-to-run noise on a
+// NAS reaches 10-20 %, while a cache knee is a factor of several.
+constexpr double kPlateauFactor = 1.25;
+constexpr uint64_t kGiB = uint64_t{1} << 30;
+constexpr uint64_t kMiB = uint64_t{1} << 20;
+
+// Multiplications only, so that a zero rate cannot divide by zero.
+bool Within(double a, double b) { return a <= b * kPlateauFactor && b <= a * kPlateauFactor; }
+
+std::optional<double> MedianRate(const std::vector<CurvePoint>& points, size_t begin, size_t end) {
+  if (begin >= end) return std::nullopt;
+  std::vector<double> rates;
+  for (size_t i = begin; i < end; ++i) rates.push_back(points[i].mb_per_s);
+  return Median(std::move(rates));
+}
+
+std::optional<double> MedianOfMarked(const std::vector<CurvePoint>& points, bool cached) {
+  std::vector<double> rates;
+  for (const CurvePoint& p : points)
+    if (p.cached == cached) rates.push_back(p.mb_per_s);
+  if (rates.empty()) return std::nullopt;
+  return Median(std::move(rates));
+}
+
+// RAM sizes are rarely whole units, and a reader wants "23.4 GiB", not "23961.6 MiB".
+std::string FormatRam(uint64_t bytes) {
+  if (bytes >= kGiB) return fmt::format("{:.1f} GiB", static_cast<double>(bytes) / kGiB);
+  return fmt::format("{:.0f} MiB", static_cast<double>(bytes) / kMiB);
+}
+
+// Index where the uncached plateau begins: the largest files are the ones no cache
+// holds, so the plateau is grown leftwards from the last point.
+size_t TailStart(const std::vector<CurvePoint>& points) {
+  size_t start = points.size() - 1;
+  while (start > 0 && Within(points[start - 1].mb_per_s, *MedianRate(points, start, points.size()))) --start;
+  return start;
+}
+
+// Small files can start below the midpoint (per-call overhead dominates), so the knee
+// is the first fall below it after the curve has been above it.
+std::optional<uint64_t> FindKnee(const std::vector<CurvePoint>& points, double midpoint) {
+  bool reached = false;
+  for (const CurvePoint& p : points) {
+    if (p.mb_per_s >= midpoint)
+      reached = true;
+    else if (reached)
+      return p.file_bytes;
+  }
+  return std::nullopt;
+}
+
+CurveAnalysis AnalyseDirect(const std::vector<CurvePoint>& points) {
+  CurveAnalysis result;
+  result.uncached_mb_per_s = MedianRate(points, 0, points.size());
+  result.verdict = "no knee: direct I/O bypasses the page cache, so every point is uncached";
+  if (points.size() >= 2) {
+    size_t tail = TailStart(points);
+    std::optional<double> before = MedianRate(points, 0, tail);
+    double after = *MedianRate(points, tail, points.size());
+    if (before && *before >= after * kPlateauFactor)
+      result.verdict +=
+          "; the curve still drops by more than 25 %, which is not a page-cache effect "
+          "(perhaps the device's own cache)";
+  }
+  return result;
+}
+
+std::string KneeVerdict(uint64_t knee_bytes, const CacheRam& ram) {
+  std::string verdict = "knee at " + FormatSize(knee_bytes) + "; client RAM " + FormatRam(ram.client_bytes);
+  if (ram.nas_bytes) verdict += "; NAS RAM " + FormatRam(*ram.nas_bytes);
+  verdict += "; this curve is cache-bound below it";
+  if (knee_bytes < ram.total() / 4)
+    verdict +=
+        "; the knee is well below the RAM: a smaller cache sets it (the kernel's dirty-page limit for "
+        "writes, or the NAS's RAM)";
+  return verdict;
+}
+
+// `rising`: the small files were more than 25 % slower than the large ones.
+std::string NoKneeVerdict(const std::vector<CurvePoint>& points, const CacheRam& ram, bool rising) {
+  bool all_cached = true;
+  for (const CurvePoint& p : points) all_cached = all_cached && p.cached;
+  if (all_cached)
+    return "no knee: every file fits in RAM (" + FormatRam(ram.total()) +
+           "), so every point may be served by the page cache; raise --max past the RAM to see the uncached "
+           "plateau";
+  std::string range = "from " + FormatSize(points.front().file_bytes) + " to " + FormatSize(points.back().file_bytes);
+  if (rising) return "no knee: throughput rises " + range + ", and a cache makes a curve fall, not rise";
+  return "no knee: throughput is flat within 25 % " + range;
+}
+
+}  // namespace
+
+CurveAnalysis AnalyseCurve(const std::vector<CurvePoint>& points, const CacheRam& ram, bool direct) {
+  // A failed point (0 MB/s) measured nothing; kept, it would pose as a knee or split a plateau.
+  std::vector<CurvePoint> measured;
+  for (const CurvePoint& p : points)
+    if (p.mb_per_s > 0) measured.push_back(p);
+  if (direct) return AnalyseDirect(measured);
+
+  CurveAnalysis result;
+  result.cached_mb_per_s = MedianOfMarked(measured, true);
+  result.uncached_mb_per_s = MedianOfMarked(measured, false);
+  if (measured.size() < 3) {
+    result.verdict = fmt::format("too few points ({}) to find a knee", measured.size());
+    return result;
+  }
+
+  size_t tail = TailStart(measured);
+  bool rising = false;
+  if (tail > 0) {
+    double cached = *MedianRate(measured, 0, tail);
+    double uncached = *MedianRate(measured, tail, measured.size());
+    rising = cached * kPlateauFactor <= uncached;
+    std::optional<uint64_t> knee;
+    if (cached >= uncached * kPlateauFactor) knee = FindKnee(measured, (cached + uncached) / 2);
+    if (knee) {
+      result.knee_bytes = knee;
+      result.cached_mb_per_s = cached;
+      result.uncached_mb_per_s = uncached;
+      result.verdict = KneeVerdict(*knee, ram);
+      return result;
+    }
+  }
+  result.verdict = NoKneeVerdict(measured, ram, rising);
+  return result;
+}
+
+}  // namespace nasperf

@@ -1,0 +1,47 @@
+// Cache analysis of one sweep curve (throughput against file size): where the page
+// cache stops helping. Pure arithmetic on the points, so it is tested with synthetic
+// curves; the sweep command supplies the points and the RAM sizes.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace nasperf {
+
+struct CurvePoint {
+  uint64_t file_bytes = 0;
+  double mb_per_s = 0;  // 10^6 B/s
+  bool cached = false;  // buffered and the file fits in the RAM that can cache it
+};
+
+// The RAM that can hold the file's data: the client's page cache and, when known
+// (an agent reported it, or the user gave --nas-ram), the NAS's.
+struct CacheRam {
+  uint64_t client_bytes = 0;
+  std::optional<uint64_t> nas_bytes;
+  uint64_t total() const { return client_bytes + nas_bytes.value_or(0); }
+};
+
+struct CurveAnalysis {
+  // The first file size at which throughput falls below the midpoint of the two
+  // plateaus (after having been above it); nullopt: no knee.
+  std::optional<uint64_t> knee_bytes;
+  // With a knee: the median of the uncached plateau (the run of largest files within
+  // a factor 1.25 of each other) and of the points before it. Without a knee: the
+  // medians of the points marked cached / uncached, nullopt when there are none.
+  // Failed points (0 MB/s) are left out of every figure.
+  std::optional<double> cached_mb_per_s;
+  std::optional<double> uncached_mb_per_s;
+  // One sentence for the reader: "knee at 512 MiB; client RAM 23.4 GiB; this curve is
+  // cache-bound below it", or why there is no knee ("flat within 25 % from 64 KiB to
+  // 4 GiB", "every file fits in RAM (23.4 GiB): raise --max past it", "direct I/O
+  // bypasses the page cache: every point is uncached").
+  std::string verdict;
+};
+
+// `points` in increasing file size. `direct`: the sweep ran with O_DIRECT.
+CurveAnalysis AnalyseCurve(const std::vector<CurvePoint>& points, const CacheRam& ram, bool direct);
+
+}  // namespace nasperf

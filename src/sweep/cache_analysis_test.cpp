@@ -1,0 +1,179 @@
+// Tests for the cache-knee analysis on synthetic sweep curves.
+#include "sweep/cache_analysis.h"
+
+#include <gtest/gtest.h>
+
+namespace nasperf {
+namespace {
+
+constexpr uint64_t kKiB = 1024, kMiB = kKiB * 1024, kGiB = kMiB * 1024;
+
+// One point per rate, file sizes doubling from 64 KiB; a point is cached when its
+// file fits in `ram`, as the sweep command marks it.
+std::vector<CurvePoint> Curve(const std::vector<double>& rates, const CacheRam& ram) {
+  std::vector<CurvePoint> points;
+  uint64_t size = 64 * kKiB;
+  for (double rate : rates) {
+    points.push_back({size, rate, size <= ram.total()});
+    size *= 2;
+  }
+  return points;
+}
+
+// Deterministic noise of up to +-`amplitude` (a fraction) on point `i`.
+double Noisy(double rate, int i, double amplitude) {
+  static const double kPattern[] = {1.0, -0.6, 0.3, -1.0, 0.7, -0.2, 0.9, -0.8};
+  return rate * (1 + amplitude * kPattern[i % 8]);
+}
+
+// 64 KiB..4 GiB: `high` up to 256 MiB (13 points), `low` from 512 MiB (4 points).
+std::vector<double> Step(double high, double low) {
+  std::vector<double> rates(13, high);
+  rates.insert(rates.end(), 4, low);
+  return rates;
+}
+
+const CacheRam kSmallRam{1536 * kMiB, 256 * kMiB};   // 1.75 GiB: the knee at 512 MiB is not well below it
+const CacheRam kBigRam{24000 * kMiB, std::nullopt};  // "23.4 GiB"
+
+TEST(CacheAnalysis, FlatCurveAcrossRamHasNoKnee) {
+  std::vector<double> rates;
+  for (int i = 0; i < 17; ++i) rates.push_back(Noisy(500, i, 0.05));
+  CurveAnalysis a = AnalyseCurve(Curve(rates, kSmallRam), kSmallRam, false);
+  EXPECT_FALSE(a.knee_bytes);
+  ASSERT_TRUE(a.cached_mb_per_s && a.uncached_mb_per_s);
+  EXPECT_NEAR(*a.cached_mb_per_s, 500, 25);
+  EXPECT_NEAR(*a.uncached_mb_per_s, 500, 25);
+  EXPECT_EQ(a.verdict, "no knee: throughput is flat within 25 % from 64 KiB to 4 GiB");
+}
+
+TEST(CacheAnalysis, FlatCurveAllCachedAsksForLargerFiles) {
+  std::vector<double> rates;
+  for (int i = 0; i < 17; ++i) rates.push_back(Noisy(3000, i, 0.05));
+  CurveAnalysis a = AnalyseCurve(Curve(rates, kBigRam), kBigRam, false);
+  EXPECT_FALSE(a.knee_bytes);
+  ASSERT_TRUE(a.cached_mb_per_s);
+  EXPECT_NEAR(*a.cached_mb_per_s, 3000, 150);
+  EXPECT_FALSE(a.uncached_mb_per_s);
+  EXPECT_NE(a.verdict.find("fits in RAM (23.4 GiB)"), std::string::npos) << a.verdict;
+  EXPECT_NE(a.verdict.find("raise --max"), std::string::npos) << a.verdict;
+}
+
+TEST(CacheAnalysis, CleanKnee) {
+  CurveAnalysis a = AnalyseCurve(Curve(Step(2000, 31), kSmallRam), kSmallRam, false);
+  EXPECT_EQ(a.knee_bytes, 512 * kMiB);
+  ASSERT_TRUE(a.cached_mb_per_s && a.uncached_mb_per_s);
+  EXPECT_NEAR(*a.cached_mb_per_s, 2000, 1e-9);
+  EXPECT_NEAR(*a.uncached_mb_per_s, 31, 1e-9);
+  EXPECT_EQ(a.verdict, "knee at 512 MiB; client RAM 1.5 GiB; NAS RAM 256 MiB; this curve is cache-bound below it");
+}
+
+TEST(CacheAnalysis, NoisyKneeWithTransitionalPoint) {
+  std::vector<double> rates;
+  for (int i = 0; i < 12; ++i) rates.push_back(Noisy(2000, i, 0.10));
+  rates.push_back(31 + 0.4 * (2000 - 31));  // 256 MiB: partly cached, below the midpoint
+  for (int i = 0; i < 4; ++i) rates.push_back(Noisy(31, i, 0.10));
+  CurveAnalysis a = AnalyseCurve(Curve(rates, kSmallRam), kSmallRam, false);
+  EXPECT_EQ(a.knee_bytes, 256 * kMiB);
+  ASSERT_TRUE(a.cached_mb_per_s && a.uncached_mb_per_s);
+  EXPECT_NEAR(*a.cached_mb_per_s, 2000, 200);
+  EXPECT_NEAR(*a.uncached_mb_per_s, 31, 3.1);
+  EXPECT_NE(a.verdict.find("knee at 256 MiB"), std::string::npos) << a.verdict;
+}
+
+TEST(CacheAnalysis, TwoStepsKneeIsTheLastStep) {
+  std::vector<double> rates(5, 1000);
+  rates.insert(rates.end(), 5, 600);
+  rates.insert(rates.end(), 5, 100);
+  CurveAnalysis a = AnalyseCurve(Curve(rates, kBigRam), kBigRam, false);
+  EXPECT_EQ(a.knee_bytes, 64 * kMiB);  // the 11th point: 64 KiB * 2^10
+  ASSERT_TRUE(a.cached_mb_per_s && a.uncached_mb_per_s);
+  EXPECT_NEAR(*a.cached_mb_per_s, 800, 1e-9);
+  EXPECT_NEAR(*a.uncached_mb_per_s, 100, 1e-9);
+  EXPECT_NE(a.verdict.find("knee at 64 MiB"), std::string::npos) << a.verdict;
+}
+
+TEST(CacheAnalysis, SmallFileRampUpIsNotTheKnee) {
+  std::vector<double> rates = Step(2000, 31);
+  rates[0] = 300;
+  rates[1] = 800;
+  CurveAnalysis a = AnalyseCurve(Curve(rates, kSmallRam), kSmallRam, false);
+  EXPECT_EQ(a.knee_bytes, 512 * kMiB);
+  ASSERT_TRUE(a.cached_mb_per_s && a.uncached_mb_per_s);
+  EXPECT_NEAR(*a.cached_mb_per_s, 2000, 1e-9);
+  EXPECT_NEAR(*a.uncached_mb_per_s, 31, 1e-9);
+}
+
+TEST(CacheAnalysis, RampUpWithoutFallIsNoKnee) {
+  std::vector<double> rates(17, 2000);
+  rates[0] = 300;
+  rates[1] = 800;
+  CurveAnalysis a = AnalyseCurve(Curve(rates, kSmallRam), kSmallRam, false);
+  EXPECT_FALSE(a.knee_bytes);
+  EXPECT_NE(a.verdict.find("rises"), std::string::npos) << a.verdict;
+}
+
+TEST(CacheAnalysis, DirectIoHasNoKnee) {
+  CurveAnalysis a = AnalyseCurve(Curve(Step(2000, 31), kSmallRam), kSmallRam, true);
+  EXPECT_FALSE(a.knee_bytes);
+  EXPECT_FALSE(a.cached_mb_per_s);
+  ASSERT_TRUE(a.uncached_mb_per_s);
+  EXPECT_NEAR(*a.uncached_mb_per_s, 2000, 1e-9);  // 13 of 17 points at 2000
+  EXPECT_NE(a.verdict.find("direct I/O bypasses the page cache"), std::string::npos) << a.verdict;
+  EXPECT_NE(a.verdict.find("not a page-cache effect"), std::string::npos) << a.verdict;
+
+  CurveAnalysis flat = AnalyseCurve(Curve({400, 410, 390, 405}, kSmallRam), kSmallRam, true);
+  EXPECT_FALSE(flat.knee_bytes);
+  ASSERT_TRUE(flat.uncached_mb_per_s);
+  EXPECT_NEAR(*flat.uncached_mb_per_s, 402.5, 1e-9);
+  EXPECT_EQ(flat.verdict.find("not a page-cache effect"), std::string::npos) << flat.verdict;
+}
+
+TEST(CacheAnalysis, TooFewPoints) {
+  std::vector<CurvePoint> points = {{kGiB, 2000, true}, {8 * kGiB, 31, false}};
+  CurveAnalysis a = AnalyseCurve(points, kSmallRam, false);
+  EXPECT_FALSE(a.knee_bytes);
+  ASSERT_TRUE(a.cached_mb_per_s && a.uncached_mb_per_s);
+  EXPECT_NEAR(*a.cached_mb_per_s, 2000, 1e-9);
+  EXPECT_NEAR(*a.uncached_mb_per_s, 31, 1e-9);
+  EXPECT_EQ(a.verdict, "too few points (2) to find a knee");
+
+  CurveAnalysis none = AnalyseCurve({}, kSmallRam, false);
+  EXPECT_FALSE(none.knee_bytes);
+  EXPECT_FALSE(none.cached_mb_per_s);
+  EXPECT_FALSE(none.uncached_mb_per_s);
+}
+
+TEST(CacheAnalysis, ZeroThroughputPointsAreSkipped) {
+  std::vector<double> rates = Step(2000, 31);
+  rates[5] = 0;   // a failed point inside the cached plateau must not pose as the knee
+  rates[15] = 0;  // nor split the uncached one
+  CurveAnalysis a = AnalyseCurve(Curve(rates, kSmallRam), kSmallRam, false);
+  EXPECT_EQ(a.knee_bytes, 512 * kMiB);
+  ASSERT_TRUE(a.cached_mb_per_s && a.uncached_mb_per_s);
+  EXPECT_NEAR(*a.cached_mb_per_s, 2000, 1e-9);
+  EXPECT_NEAR(*a.uncached_mb_per_s, 31, 1e-9);
+
+  for (bool direct : {false, true}) {
+    CurveAnalysis zero = AnalyseCurve(Curve(std::vector<double>(6, 0), kSmallRam), kSmallRam, direct);
+    EXPECT_FALSE(zero.knee_bytes);
+    EXPECT_FALSE(zero.cached_mb_per_s);
+    EXPECT_FALSE(zero.uncached_mb_per_s);
+    EXPECT_FALSE(zero.verdict.empty());
+  }
+}
+
+TEST(CacheAnalysis, KneeWellBelowRamNamesTheSmallerCache) {
+  CurveAnalysis a = AnalyseCurve(Curve(Step(2000, 31), kBigRam), kBigRam, false);
+  EXPECT_EQ(a.knee_bytes, 512 * kMiB);
+  EXPECT_NE(a.verdict.find("knee at 512 MiB; client RAM 23.4 GiB; this curve is cache-bound below it"),
+            std::string::npos)
+      << a.verdict;
+  EXPECT_NE(a.verdict.find("dirty-page limit"), std::string::npos) << a.verdict;
+
+  CurveAnalysis near = AnalyseCurve(Curve(Step(2000, 31), kSmallRam), kSmallRam, false);
+  EXPECT_EQ(near.verdict.find("dirty-page"), std::string::npos) << near.verdict;
+}
+
+}  // namespace
+}  // namespace nasperf
