@@ -1,0 +1,29 @@
+// Dropping a file from the page cache, and checking that it worked: a read measured
+// "uncached" must not quietly come from RAM. Unprivileged: fsync + posix_fadvise
+// (DONTNEED) on the file; as root and when asked, also /proc/sys/vm/drop_caches.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "nasperf/status.h"
+
+namespace nasperf {
+
+struct CacheDropReport {
+  std::string method;         // "fsync + posix_fadvise(DONTNEED)" [+ " + /proc/sys/vm/drop_caches"]
+  double resident_pct = 0;    // share of the file still in this machine's page cache afterwards
+};
+
+// Share (0..100) of the first `bytes` of the open file that are in the page cache,
+// from mincore() on a read-only mapping; 0 for an empty range.
+Result<double> ResidentPercent(int fd, uint64_t bytes);
+
+// Writes the file's dirty pages, asks the kernel to drop its cached pages and, with
+// `system_wide` (root only), drops every clean cache too. Then measures what stayed.
+Result<CacheDropReport> DropFromPageCache(const std::string& path, uint64_t bytes, bool system_wide);
+
+// Whether /proc/sys/vm/drop_caches can be written (root); `why` says why not.
+bool CanDropSystemCaches(std::string* why);
+
+}  // namespace nasperf
