@@ -46,6 +46,23 @@ int CliMain(int argc, char** argv) {
   AddCommonOptions(*quick_cmd, quick.common);
   AddJobOptions(*quick_cmd, quick.job, JobOptionSet::kQuick);
 
+  SweepCommandOptions sweep;
+  CLI::App* sweep_cmd = app.add_subcommand(
+      "sweep", "iozone-style sweep on directory TARGET: throughput against file size, and where the page cache stops");
+  AddCommonOptions(*sweep_cmd, sweep.common);
+  sweep_cmd->add_option("TARGET", sweep.target, "a directory (default .)");
+  sweep_cmd->add_option("--min", sweep.min, "smallest file (default 64k); sizes double up to --max");
+  sweep_cmd->add_option("--max", sweep.max, "largest file (default: twice the RAM that can cache it, within free space)");
+  sweep_cmd->add_option("--record", sweep.record, "record (I/O) size, or a list: 4k,64k,1m (default 64k)");
+  sweep_cmd->add_option("--tests", sweep.tests, "any of write,rewrite,read,reread,randread,randwrite (default all)");
+  sweep_cmd->add_option("--repeat", sweep.repeat, "run each point N times and report the median");
+  sweep_cmd->add_option("--engine", sweep.engine, "psync | io_uring (default psync, like iozone)");
+  sweep_cmd->add_option("--pattern", sweep.pattern, "write data: random | zero | compressible:N");
+  sweep_cmd->add_option("--nas-ram", sweep.nas_ram, "RAM of the NAS behind TARGET, when it is a network share");
+  sweep_cmd->add_flag("--direct", sweep.direct, "O_DIRECT: bypass the page cache");
+  sweep_cmd->add_flag("--fsync", sweep.fsync, "write tests end with fsync inside the measured time (iozone -e)");
+  sweep_cmd->add_flag("--drop-caches", sweep.drop_caches, "also drop every cache (/proc/sys/vm/drop_caches, root)");
+
   ResultsCommandOptions results;
   CLI::App* results_cmd = AddResultsCommand(app, results);
 
@@ -55,7 +72,7 @@ int CliMain(int argc, char** argv) {
   info_cmd->add_option("TARGET", info_target, "a path, block device or null: (default .)");
   info_cmd->add_flag("--json", info_json, "JSON on stdout");
 
-  run.common.command_line = quick.common.command_line = results.common.command_line =
+  run.common.command_line = quick.common.command_line = sweep.common.command_line = results.common.command_line =
       RedactedCommandLine(argc, argv);
   try {
     app.parse(argc, argv);
@@ -91,6 +108,7 @@ int CliMain(int argc, char** argv) {
   try {
     if (*run_cmd) return RunCommand(run);
     if (*quick_cmd) return QuickCommand(quick);
+    if (*sweep_cmd) return SweepCommand(sweep);
     if (*results_cmd) return ResultsCommand(*results_cmd, results);
     if (*info_cmd) return InfoCommand(info_target, info_json);
   } catch (const std::exception& e) {

@@ -7,7 +7,15 @@
 
 namespace nasperf {
 
-ProgressLine::ProgressLine(bool wanted) : enabled_(wanted && ::isatty(STDERR_FILENO)) {}
+ProgressLine::ProgressLine(bool wanted)
+    : enabled_(wanted && ::isatty(STDOUT_FILENO) && ::isatty(STDERR_FILENO)) {}
+
+void ProgressLine::ShowLabel(const std::string& detail) {
+  if (!enabled_) return;
+  std::fprintf(stderr, "\r\033[K%s%s%s", label_.c_str(), detail.empty() ? "" : " — ", detail.c_str());
+  std::fflush(stderr);
+  shown_ = true;
+}
 
 void ProgressLine::Show(const Sample& s) {
   if (!enabled_) return;

@@ -1,4 +1,5 @@
-// A live progress line on stderr, shown only when stderr is a terminal.
+// A live progress line on stderr, shown only when stdout and stderr are both terminals:
+// output redirected to a file or a pipe gets none of it.
 #pragma once
 
 #include <string>
@@ -12,6 +13,8 @@ class ProgressLine {
   explicit ProgressLine(bool wanted);
   void SetLabel(std::string label) { label_ = std::move(label); }
   void Show(const Sample& sample);
+  // The label alone, with `detail` after it (for steps too short to have samples).
+  void ShowLabel(const std::string& detail);
   void Clear();
 
  private:

@@ -99,7 +99,7 @@ int QuickCommand(const QuickCommandOptions& options) {
     begun.test = test.label;
     if (status = recorder.value().Begin(begun); !status.ok()) break;
     RunOutcome outcome = RunRepeated(jobs[i], target, RunLabels{name, tags.value()},
-                                     RunHooks{[&](const Sample& s) { progress.Show(s); }, {}});
+                                     RunHooks{[&](const Sample& s) { progress.Show(s); }, {}, {}});
     progress.Clear();
     outcome.result.test = test.label;
     outcome.result.notes.insert(outcome.result.notes.end(), notes.begin(), notes.end());

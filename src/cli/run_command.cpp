@@ -30,7 +30,7 @@ int RunCommand(const RunCommandOptions& options) {
   if (Status s = recorder.value().Begin(begun); !s.ok()) return ReportFailure(s);
   ProgressLine progress(!options.common.json);
   RunOutcome outcome = RunRepeated(job.value(), *target.value(), RunLabels{options.common.name, tags.value()},
-                                   RunHooks{[&](const Sample& s) { progress.Show(s); }, {}});
+                                   RunHooks{[&](const Sample& s) { progress.Show(s); }, {}, {}});
   progress.Clear();
   target.value().reset();  // removes nasperf's files before anything is printed
   Status stored = recorder.value().Finish(outcome.result, begun);

@@ -20,6 +20,11 @@ Result<RunRecorder> RunRecorder::Open(const CommonOptions& options, const std::s
   return recorder;
 }
 
+Status RunRecorder::SetSummary(const nlohmann::ordered_json& summary) {
+  if (!store_) return Status::Ok();
+  return store_->SetInvocationSummary(invocation_id_, summary);
+}
+
 Status RunRecorder::Begin(RunResult& run) {
   run.started_at = UtcTimestamp();
   run.command_line = command_line_;

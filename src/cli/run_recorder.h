@@ -18,6 +18,10 @@ class RunRecorder {
 
   bool enabled() const { return store_.has_value(); }
   std::string path() const { return store_ ? store_->path() : std::string(); }
+  // The stored invocation these runs belong to; 0 under --no-store.
+  int64_t invocation_id() const { return invocation_id_; }
+  // Keeps a suite's summary (a sweep's analysis) with the invocation.
+  Status SetSummary(const nlohmann::ordered_json& summary);
   // Fills started_at, command_line, tags (and id when storing) of a run about to start.
   Status Begin(RunResult& run);
   // Stores the final state of a run that Begin saw. Keeps its id, time and command line.

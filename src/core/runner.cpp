@@ -243,6 +243,21 @@ RepeatFigures FiguresOf(const RunResult& r) {
 RunOutcome RunRepeated(const JobSpec& job, Target& target, const RunLabels& labels, const RunHooks& hooks) {
   std::vector<RunOutcome> repeats;
   for (uint32_t i = 0; i < job.repeat; ++i) {
+    if (hooks.before_repeat) {
+      if (Status s = hooks.before_repeat(i); !s.ok()) {
+        RunOutcome failed;
+        failed.result.name = labels.name;
+        failed.result.tags = labels.tags;
+        failed.result.target = target.description();
+        failed.result.job = job;
+        failed.result.engine = ResolveEngineName(job, target.is_null());
+        failed.result.partial = true;
+        failed.result.error = s.message();
+        failed.status = s;
+        repeats.push_back(std::move(failed));
+        break;
+      }
+    }
     repeats.push_back(RunJob(job, target, labels, hooks));
     if (!repeats.back().status.ok()) break;
   }

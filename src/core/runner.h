@@ -31,6 +31,9 @@ struct RunHooks {
   std::function<void(const Sample&)> on_sample;
   // Makes each worker's engine; empty means MakeEngine. Tests wrap engines here.
   std::function<Result<std::unique_ptr<Engine>>(const std::string& name)> make_engine;
+  // Called before each repeat (0-based), untimed: a sweep recreates its file or drops
+  // it from the page cache here. A failure ends the series with that status.
+  std::function<Status(uint32_t repeat)> before_repeat;
 };
 
 // Runs `job` once. The target must have passed Check(job).

@@ -1,6 +1,8 @@
 // Finds the page-cache knee of a sweep curve from its two plateaus; see cache_analysis.h.
 #include "sweep/cache_analysis.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "core/units.h"
@@ -12,6 +14,8 @@ namespace {
 // Throughputs within this factor of each other are one plateau: run-to-run noise on a
 // NAS reaches 10-20 %, while a cache knee is a factor of several.
 constexpr double kPlateauFactor = 1.25;
+// Points the uncached plateau needs before a fall into it counts as a knee.
+constexpr size_t kMinPlateauPoints = 2;
 constexpr uint64_t kGiB = uint64_t{1} << 30;
 constexpr uint64_t kMiB = uint64_t{1} << 20;
 
@@ -117,8 +121,22 @@ CurveAnalysis AnalyseCurve(const std::vector<CurvePoint>& points, const CacheRam
     return result;
   }
 
+  const bool any_cached = std::any_of(measured.begin(), measured.end(), [](const CurvePoint& p) { return p.cached; });
+  if (!any_cached && !ram.server_cache_unknown) {
+    result.verdict =
+        "no knee: no point could be served from a page cache (every read followed a verified drop), so the "
+        "variation is the device's, not a cache's";
+    return result;
+  }
+
   size_t tail = TailStart(measured);
   bool rising = false;
+  // One point after a fall is not a plateau: noise on a single large file looks the same.
+  if (measured.size() - tail < kMinPlateauPoints) {
+    result.verdict = "no knee: only the largest file is slower, and one point is not a plateau; raise --max to see "
+                     "whether the fall persists";
+    return result;
+  }
   if (tail > 0) {
     double cached = *MedianRate(measured, 0, tail);
     double uncached = *MedianRate(measured, tail, measured.size());

@@ -21,6 +21,9 @@ struct CurvePoint {
 struct CacheRam {
   uint64_t client_bytes = 0;
   std::optional<uint64_t> nas_bytes;
+  // A server caches the data too (a network file system) but its RAM is not known, so
+  // a point marked uncached may still come from the server's cache.
+  bool server_cache_unknown = false;
   uint64_t total() const { return client_bytes + nas_bytes.value_or(0); }
 };
 

@@ -177,3 +177,41 @@ TEST(CacheAnalysis, KneeWellBelowRamNamesTheSmallerCache) {
 
 }  // namespace
 }  // namespace nasperf
+
+namespace nasperf {
+namespace {
+
+// Cold reads after verified drops: no point was cacheable, so a fall is the device's noise.
+TEST(CacheAnalysis, NoCacheablePointHasNoCacheKnee) {
+  std::vector<CurvePoint> points;
+  uint64_t size = 64 << 10;
+  for (double rate : {600.0, 650.0, 620.0, 640.0, 90.0, 95.0, 92.0}) {
+    points.push_back({size, rate, false});
+    size *= 2;
+  }
+  CacheRam ram{24000ull << 20, std::nullopt};
+  CurveAnalysis local = AnalyseCurve(points, ram, false);
+  EXPECT_FALSE(local.knee_bytes);
+  EXPECT_NE(local.verdict.find("verified drop"), std::string::npos) << local.verdict;
+
+  // On a network share whose server RAM is unknown the same fall may be the server's cache.
+  ram.server_cache_unknown = true;
+  CurveAnalysis share = AnalyseCurve(points, ram, false);
+  ASSERT_TRUE(share.knee_bytes);
+  EXPECT_EQ(*share.knee_bytes, uint64_t{1} << 20);
+}
+
+TEST(CacheAnalysis, OneSlowLargestFileIsNotAPlateau) {
+  std::vector<CurvePoint> points;
+  uint64_t size = 64 << 10;
+  for (double rate : {2000.0, 2100.0, 1950.0, 2050.0, 300.0}) {
+    points.push_back({size, rate, true});
+    size *= 2;
+  }
+  CurveAnalysis a = AnalyseCurve(points, CacheRam{24000ull << 20, std::nullopt}, false);
+  EXPECT_FALSE(a.knee_bytes);
+  EXPECT_NE(a.verdict.find("one point is not a plateau"), std::string::npos) << a.verdict;
+}
+
+}  // namespace
+}  // namespace nasperf

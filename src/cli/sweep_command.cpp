@@ -1,0 +1,256 @@
+// `nasperf sweep`: iozone's file-size sweep on one directory — every (size, record,
+// test) point a stored run, cold reads verified cold, and the cache analysis of each
+// curve. The sweep is one invocation in the store, with its summary.
+#include <sys/stat.h>
+
+#include <chrono>
+#include <cstdio>
+
+#include <fmt/format.h>
+
+#include "cli/commands.h"
+#include "cli/progress.h"
+#include "cli/run_recorder.h"
+#include "core/runner.h"
+#include "core/units.h"
+#include "platform/signals.h"
+#include "report/json_report.h"
+#include "report/sweep_report.h"
+#include "sweep/sweep_file.h"
+#include "sweep/sweep_plan.h"
+#include "sweep/sweep_summary.h"
+#include "sysinfo/host_info.h"
+#include "sysinfo/inventory.h"
+#include "target/file_layout.h"
+
+namespace nasperf {
+namespace {
+
+// A drop that leaves less than this much of the file cached counts as a cold start.
+constexpr double kColdResidentPct = 1.0;
+
+// What the options say, parsed and checked; nothing written yet.
+struct SweepSetup {
+  std::map<std::string, std::string> tags;
+  JobSpec base;  // engine, pattern, direct, fsync, repeat; rw/bs/size set per point
+  SweepPlan plan;
+  CacheRam ram;
+  std::vector<std::string> notes;
+  bool server_cache_unknown = false;  // a network file system without --nas-ram
+};
+
+Result<SweepSetup> Prepare(const SweepCommandOptions& o, SweepFile& file) {
+  SweepSetup setup;
+  Result<std::map<std::string, std::string>> tags = ParseTags(o.common.tags);
+  if (!tags.ok()) return tags.status();
+  setup.tags = tags.value();
+
+  struct stat st {};
+  if (::stat(o.target.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
+    return Status::BadInput("sweep: TARGET '" + o.target + "' is not a directory (a sweep creates its own test file there)");
+
+  JobOptions job_options;
+  job_options.rw = "write";
+  job_options.qd = "1";
+  job_options.threads = "1";
+  job_options.size = "1m";
+  job_options.bs = "4k";
+  job_options.repeat = o.repeat;
+  job_options.engine = o.engine;
+  job_options.pattern = o.pattern;
+  job_options.direct = o.direct;
+  job_options.fsync = o.fsync;
+  Result<JobSpec> base = BuildJob(job_options, file);
+  if (!base.ok()) return base.status();
+  setup.base = base.value();
+
+  SweepPlanInput in;
+  Result<uint64_t> min = ParseSize(o.min);
+  if (!min.ok()) return Status::BadInput("--min: " + min.status().message());
+  in.min_bytes = min.value();
+  if (!o.max.empty()) {
+    Result<uint64_t> max = ParseSize(o.max);
+    if (!max.ok()) return Status::BadInput("--max: " + max.status().message());
+    in.max_bytes = max.value();
+  }
+  Result<std::vector<uint64_t>> records = ParseRecordList(o.record);
+  if (!records.ok()) return records.status();
+  in.records = records.value();
+  Result<std::vector<SweepTest>> tests = ParseSweepTests(o.tests);
+  if (!tests.ok()) return tests.status();
+  in.tests = tests.value();
+  if (!o.nas_ram.empty()) {
+    Result<uint64_t> nas = ParseSize(o.nas_ram);
+    if (!nas.ok() || nas.value() == 0) return Status::BadInput("--nas-ram: '" + o.nas_ram + "' is not a size like 512m");
+    setup.ram.nas_bytes = nas.value();
+  }
+  std::string why;
+  if (o.drop_caches && !CanDropSystemCaches(&why)) return Status::BadInput("--drop-caches: " + why);
+
+  nlohmann::ordered_json memory = sysinfo::GatherMemory();
+  if (!memory["total_bytes"].is_number()) return Status::Io("sweep: cannot read the RAM size from /proc/meminfo");
+  setup.ram.client_bytes = memory["total_bytes"].get<uint64_t>();
+  in.cache_ram_bytes = setup.ram.total();  // also under --direct: the same --max keeps curves comparable
+  Result<uint64_t> free_bytes = FreeBytes(o.target);
+  if (!free_bytes.ok()) return free_bytes.status();
+  in.free_bytes = free_bytes.value();
+  in.target = o.target;
+  Result<SweepPlan> plan = PlanSweep(in);
+  if (!plan.ok()) return plan.status();
+  setup.plan = plan.value();
+  if (o.direct) {
+    // Under O_DIRECT the RAM does not matter: the note about it would mislead.
+    std::erase_if(setup.plan.notes, [](const std::string& n) { return n.find("fits in the RAM") != std::string::npos; });
+  }
+
+  // Every check the largest point needs (O_DIRECT, alignment, space), before any write.
+  JobSpec largest = setup.base;
+  largest.size = setup.plan.sizes.back();
+  for (uint64_t record : setup.plan.records) {
+    largest.bs = record;
+    if (Status s = file.Check(largest); !s.ok()) return s;
+  }
+  std::string fs_type;
+  setup.server_cache_unknown = IsNetworkFileSystem(o.target, &fs_type) && !setup.ram.nas_bytes;
+  if (!o.direct && setup.server_cache_unknown)
+    setup.notes.push_back(o.target + " is on a network file system (" + fs_type +
+                          "): dropping this machine's cache leaves the server's, whose RAM is unknown; give "
+                          "--nas-ram to mark the points it can cache");
+  return setup;
+}
+
+// "about 3 min left" from the bytes done so far; crude, since small files run at cache speed.
+std::string Eta(double elapsed_s, double done_bytes, double total_bytes) {
+  if (done_bytes <= 0) return "";
+  double left = elapsed_s * (total_bytes - done_bytes) / done_bytes;
+  if (left < 60) return fmt::format(", about {:.0f} s left", left);
+  return fmt::format(", about {:.0f} min left", left / 60);
+}
+
+}  // namespace
+
+int SweepCommand(const SweepCommandOptions& o) {
+  SweepFile file(o.target);
+  Result<SweepSetup> prepared = Prepare(o, file);
+  if (!prepared.ok()) return ReportFailure(prepared.status());
+  SweepSetup& setup = prepared.value();
+  Result<RunRecorder> recorder = RunRecorder::Open(o.common, "sweep");
+  if (!recorder.ok()) return ReportFailure(recorder.status());
+
+  SweepSummary summary;
+  summary.id = recorder.value().invocation_id();
+  summary.target = o.target;
+  summary.direct = setup.base.direct;
+  summary.fsync = setup.base.fsync;
+  summary.repeat = setup.base.repeat;
+  summary.sizes = setup.plan.sizes;
+  summary.records = setup.plan.records;
+  for (SweepTest t : setup.plan.tests) summary.tests.push_back(ToString(t));
+  summary.max_reason = setup.plan.max_reason;
+  summary.ram = setup.ram;
+  summary.ram.server_cache_unknown = setup.server_cache_unknown;
+  summary.notes = setup.plan.notes;
+  summary.notes.insert(summary.notes.end(), setup.notes.begin(), setup.notes.end());
+  summary.cache_method = "fsync + posix_fadvise(DONTNEED)";
+  if (o.drop_caches) summary.cache_method += " + /proc/sys/vm/drop_caches";
+
+  const nlohmann::ordered_json inventory = GatherInventory(o.target);
+  ProgressLine progress(!o.common.json);
+  double total_bytes = 0, done_bytes = 0;
+  for (uint64_t size : setup.plan.sizes)
+    for (uint64_t record : setup.plan.records)
+      if (setup.plan.Runs(size, record)) total_bytes += static_cast<double>(size) * setup.plan.tests.size();
+  const auto started = std::chrono::steady_clock::now();
+  const size_t point_count = setup.plan.PointCount();
+
+  std::vector<RunResult> points;
+  Status status;
+  for (uint64_t record : setup.plan.records) {
+    for (uint64_t size : setup.plan.sizes) {
+      if (!setup.plan.Runs(size, record)) continue;
+      bool written_since_read = true;  // a new pair starts from whatever the last one left
+      for (SweepTest test : setup.plan.tests) {
+        if (status.ok() && InterruptRequested()) status = Status::Interrupted();
+        if (!status.ok()) break;
+        JobSpec job = setup.base;
+        job.rw = PatternOf(test);
+        job.bs = record;
+        job.size = size;
+        // Cold reads: the file's pages are dropped before each repeat of a read test that
+        // follows a write; reread (and a read after a read) keeps them, as iozone does.
+        const bool cold = !job.direct && IsReadTest(test) && test != SweepTest::kReread && written_since_read;
+        double worst_resident = 0;
+        bool dropped = false;
+        RunHooks hooks;
+        hooks.on_sample = [&](const Sample& s) { progress.Show(s); };
+        hooks.before_repeat = [&](uint32_t) -> Status {
+          if (test == SweepTest::kWrite) return file.StartNewFile();
+          if (!IsReadTest(test)) return Status::Ok();
+          // Only whole records are written, so a file of whole records is a complete one.
+          if (Status s = file.EnsureData(size - size % record, job.pattern); !s.ok()) return s;
+          if (!cold) return Status::Ok();
+          Result<CacheDropReport> drop = file.DropCache(size, o.drop_caches);
+          if (!drop.ok()) return drop.status();
+          dropped = true;
+          worst_resident = std::max(worst_resident, drop.value().resident_pct);
+          ++summary.cache_drops;
+          summary.max_resident_pct = std::max(summary.max_resident_pct, drop.value().resident_pct);
+          return Status::Ok();
+        };
+
+        progress.SetLabel(fmt::format("[{}/{}] {} {}, record {}{}", points.size() + 1, point_count, FormatSize(size),
+                                      ToString(test), FormatSize(record),
+                                      Eta(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(),
+                                          done_bytes, total_bytes)));
+        progress.ShowLabel(points.empty() ? "" : fmt::format("last {:.1f} MB/s", PointMbPerS(points.back())));
+        std::string name = o.common.name.empty() ? "sweep" : o.common.name;
+        RunResult begun = NewRunRecord(name, setup.tags, file, job, inventory);
+        begun.test = ToString(test);
+        if (status = recorder.value().Begin(begun); !status.ok()) break;
+        RunOutcome outcome = RunRepeated(job, file, RunLabels{name, setup.tags}, hooks);
+        progress.Clear();
+        RunResult& point = outcome.result;
+        point.test = ToString(test);
+        bool fits_client = size <= setup.ram.client_bytes;
+        bool fits_nas = setup.ram.nas_bytes && size <= *setup.ram.nas_bytes;
+        if (job.direct) point.cached = false;
+        else if (!IsReadTest(test)) point.cached = !job.fsync && size <= setup.ram.total();
+        else if (dropped && worst_resident < kColdResidentPct) point.cached = fits_nas;
+        else point.cached = fits_client || fits_nas;
+        if (dropped)
+          point.notes.push_back(fmt::format("page cache dropped before each repeat ({}); at most {:.1f} % of the "
+                                            "file stayed cached",
+                                            summary.cache_method, worst_resident));
+        status = outcome.status;
+        Status stored = recorder.value().Finish(point, begun);
+        if (status.ok()) status = stored;
+        points.push_back(std::move(point));
+        done_bytes += static_cast<double>(size);
+        written_since_read = !IsReadTest(test);
+      }
+    }
+  }
+  summary.partial = !status.ok();
+  summary.curves = AnalyseCurves(points, summary);
+  Status summarised = recorder.value().SetSummary(SweepToJson(summary));
+  if (status.ok()) status = summarised;
+  progress.Clear();
+
+  if (o.common.json) {
+    nlohmann::ordered_json doc = DocumentToJson(points);
+    doc["sweep"] = SweepToJson(summary);
+    std::printf("%s\n", doc.dump(2).c_str());
+  } else {
+    std::printf("%s", SweepTable(summary, points).c_str());
+    if (recorder.value().enabled() && summary.id)
+      std::printf("stored as sweep s%lld (runs %lld-%lld) in %s\n", static_cast<long long>(summary.id),
+                  static_cast<long long>(points.empty() ? 0 : points.front().id),
+                  static_cast<long long>(points.empty() ? 0 : points.back().id), recorder.value().path().c_str());
+    if (!status.ok() && !points.empty() && !points.back().error.empty())
+      std::printf("stopped early: %s\n", points.back().error.c_str());
+  }
+  std::fflush(stdout);
+  return ReportFailure(status);
+}
+
+}  // namespace nasperf

@@ -1,0 +1,91 @@
+// SweepTable.
+#include "report/sweep_report.h"
+
+#include <fmt/format.h>
+
+#include "core/units.h"
+#include "stats/confidence.h"
+
+namespace nasperf {
+namespace {
+
+const RunResult* FindPoint(const std::vector<RunResult>& points, uint64_t size, uint64_t record,
+                           const std::string& test) {
+  for (const RunResult& p : points)
+    if (p.job.size == size && p.job.bs == record && p.test == test) return &p;
+  return nullptr;
+}
+
+std::string Cell(const RunResult* p) {
+  if (!p) return "-";
+  if (p->partial) return "partial";
+  std::string mark = p->cached.value_or(false) ? " c" : "  ";
+  bool noisy = !p->repeats.empty() && SummariseRepeats(RepeatTotals(*p)).noisy;
+  return fmt::format("{:.1f}{}{}", PointMbPerS(*p), noisy ? "!" : "", mark);
+}
+
+std::string RamText(const CacheRam& ram) {
+  std::string out = fmt::format("client RAM {:.1f} GiB", static_cast<double>(ram.client_bytes) / (1ull << 30));
+  if (ram.nas_bytes) out += fmt::format(", NAS RAM {:.1f} GiB", static_cast<double>(*ram.nas_bytes) / (1ull << 30));
+  return out;
+}
+
+}  // namespace
+
+std::string SweepTable(const SweepSummary& s, const std::vector<RunResult>& points) {
+  std::string sizes;
+  for (uint64_t size : s.sizes) sizes += (sizes.empty() ? "" : ", ") + FormatSize(size);
+  std::string engine = points.empty() ? "-" : points.front().engine;
+  std::string out = fmt::format(
+      "nasperf sweep{} — {} — {} I/O{}, {}, QD1 T1, {}; MB/s = 10^6 B/s{}\n",
+      s.id ? fmt::format(" s{}", s.id) : "", s.target, s.direct ? "direct (O_DIRECT)" : "buffered",
+      s.fsync ? " + fsync" : "", engine,
+      s.repeat > 1 ? fmt::format("median of {} repeats per point", s.repeat) : "one run per point",
+      s.partial ? "  [PARTIAL]" : "");
+  out += fmt::format("file sizes ({}): {}; {}\n", s.sizes.size(), sizes, s.max_reason);
+
+  bool any_cached = false, any_noisy = false;
+  for (uint64_t record : s.records) {
+    out += fmt::format("\nrecord {}\n{:>12}", FormatSize(record), "file size");
+    for (const std::string& test : s.tests) out += fmt::format(" {:>13}", test);
+    out += "\n";
+    for (uint64_t size : s.sizes) {
+      if (record > size) continue;
+      out += fmt::format("{:>12}", FormatSize(size));
+      for (const std::string& test : s.tests) {
+        const RunResult* p = FindPoint(points, size, record, test);
+        any_cached = any_cached || (p && p->cached.value_or(false));
+        any_noisy = any_noisy || (p && !p->repeats.empty() && SummariseRepeats(RepeatTotals(*p)).noisy);
+        out += fmt::format(" {:>13}", Cell(p));
+      }
+      out += "\n";
+    }
+  }
+  out += "\n";
+  if (any_cached)
+    out += fmt::format("c = cached: buffered, and the file fits in the RAM that can cache it ({}), with no "
+                       "verified page-cache drop before it\n",
+                       RamText(s.ram));
+  if (any_noisy) out += fmt::format("! = noisy: the repeats spread over {:g} %\n", kNoisySpreadPct);
+  if (s.direct)
+    out += "page cache: not involved (O_DIRECT)\n";
+  else if (s.cache_drops > 0)
+    out += fmt::format("page cache before cold reads: {} ({} drops); afterwards at most {:.1f} % of the file was "
+                       "still cached{}\n",
+                       s.cache_method, s.cache_drops, s.max_resident_pct,
+                       s.max_resident_pct >= 1 ? " — those reads are marked cached, not cold" : " (checked with mincore)");
+  for (const std::string& note : s.notes) out += "note: " + note + "\n";
+
+  out += "\ncache analysis\n";
+  for (const SweepCurve& c : s.curves) {
+    std::string plateaus;
+    if (c.analysis.cached_mb_per_s) plateaus += fmt::format("cached {:.1f} MB/s", *c.analysis.cached_mb_per_s);
+    if (c.analysis.uncached_mb_per_s)
+      plateaus += fmt::format("{}uncached {:.1f} MB/s", plateaus.empty() ? "" : ", ", *c.analysis.uncached_mb_per_s);
+    std::string label = s.records.size() > 1 ? fmt::format("{} {}", c.test, FormatSize(c.record_bytes)) : c.test;
+    out += fmt::format("  {:<10} {}{}\n", label, c.analysis.verdict, plateaus.empty() ? "" : " (" + plateaus + ")");
+  }
+  return out;
+}
+
+}  // namespace nasperf

@@ -1,0 +1,42 @@
+// The one test file a sweep works on, in the user's directory: created empty for each
+// write test (a new file, as iozone's write test measures), kept across the tests that
+// follow, dropped from the page cache before cold reads, removed at the end.
+#pragma once
+
+#include <string>
+
+#include "target/directory_target.h"
+#include "target/page_cache.h"
+#include "target/target.h"
+
+namespace nasperf {
+
+class SweepFile final : public Target {
+ public:
+  explicit SweepFile(std::string directory);
+  ~SweepFile() override;
+  std::string description() const override { return directory_.description(); }
+  bool SupportsDirect(std::string* why) override { return directory_.SupportsDirect(why); }
+  Status Check(const JobSpec& job) override { return directory_.Check(job); }
+  // Opens the file as it is (no layout, no reservation): writes extend it. A read of a
+  // file shorter than the job lays it out first, untimed.
+  Result<std::vector<WorkerFile>> Open(const JobSpec& job) override;
+
+  // Replaces the file by an empty one.
+  Status StartNewFile();
+  // Makes sure the file holds `bytes` of data (untimed; for reads without a write test).
+  Status EnsureData(uint64_t bytes, const BufferPattern& pattern);
+  Result<CacheDropReport> DropCache(uint64_t bytes, bool system_wide);
+  const std::string& path() const { return path_; }
+
+ private:
+  DirectoryTarget directory_;
+  std::string path_;
+  bool exists_ = false;
+};
+
+// The file system at `directory` is a network one (NFS, SMB/CIFS, FUSE): its server
+// caches too, and dropping this machine's cache does not empty the server's.
+bool IsNetworkFileSystem(const std::string& directory, std::string* type);
+
+}  // namespace nasperf
