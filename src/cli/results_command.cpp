@@ -6,18 +6,23 @@
 
 #include <cstdio>
 #include <iostream>
+#include <algorithm>
 #include <regex>
+#include <set>
 
 #include <fmt/format.h>
 
 #include "cli/commands.h"
+#include "core/units.h"
 #include "import/import.h"
 #include "platform/clock.h"
 #include "report/compare.h"
 #include "report/csv_report.h"
 #include "report/json_report.h"
+#include "report/sweep_report.h"
 #include "report/table_report.h"
 #include "store/results_store.h"
+#include "sweep/sweep_summary.h"
 #include "sysinfo/inventory.h"
 
 namespace nasperf {
@@ -41,6 +46,52 @@ Result<int64_t> ParseRunId(const std::string& text) {
       std::stoll(text) == 0)
     return Status::BadInput("ID: '" + text + "' is not a run id (a positive whole number, see nasperf results list)");
   return std::stoll(text);
+}
+
+// "12" names run 12, "s7" names sweep 7 (every point of the sweep stored as invocation 7).
+struct StoredId {
+  bool sweep = false;
+  int64_t id = 0;
+};
+
+Result<StoredId> ParseStoredId(const std::string& text) {
+  bool sweep = !text.empty() && text[0] == 's';
+  Result<int64_t> id = ParseRunId(sweep ? text.substr(1) : text);
+  if (!id.ok())
+    return Status::BadInput("ID: '" + text + "' is neither a run id (12) nor a sweep id (s7); see nasperf results list");
+  return StoredId{sweep, id.value()};
+}
+
+// The sweep's record and points, oldest first; BadInput when there is no such sweep.
+struct StoredSweep {
+  SweepSummary summary;
+  std::vector<RunResult> points;
+};
+
+Result<StoredSweep> LoadSweep(ResultsStore& store, int64_t id, bool details) {
+  Result<std::vector<InvocationRecord>> found = store.ListInvocations("sweep", id);
+  if (!found.ok()) return found.status();
+  if (found.value().empty()) return Status::BadInput("no sweep s" + std::to_string(id) + " in " + store.path());
+  RunFilter filter;
+  filter.invocation_id = id;
+  filter.oldest_first = true;
+  Result<std::vector<RunResult>> points = store.List(filter, details);
+  if (!points.ok()) return points.status();
+  StoredSweep sweep;
+  sweep.points = std::move(points).value();
+  const nlohmann::ordered_json& stored = found.value().front().summary;
+  if (!stored.empty()) {
+    Result<SweepSummary> summary = SweepFromJson(stored);
+    if (!summary.ok()) return summary.status();
+    sweep.summary = summary.value();
+  } else {
+    // Killed before it could write its summary: rebuild what the points tell.
+    sweep.summary = SummaryFromPoints(sweep.points);
+    sweep.summary.id = id;
+    sweep.summary.partial = true;
+    sweep.summary.notes.push_back("the sweep ended before it stored its summary; this one is rebuilt from its points");
+  }
+  return sweep;
 }
 
 Result<RunFilter> BuildFilter(const ResultsCommandOptions& o) {
@@ -82,6 +133,19 @@ std::string ListLine(const RunResult& r) {
                      r.partial ? "[partial] " : "", tags);
 }
 
+std::string SweepListLine(const InvocationRecord& sweep, const RunResult& point) {
+  std::string range = "-";
+  if (sweep.summary.contains("sizes_bytes") && !sweep.summary["sizes_bytes"].empty())
+    range = FormatSize(sweep.summary["sizes_bytes"].front().get<uint64_t>()) + ".." +
+            FormatSize(sweep.summary["sizes_bytes"].back().get<uint64_t>());
+  std::string tags;
+  for (const auto& [k, v] : point.tags) tags += (tags.empty() ? "" : " ") + k + "=" + v;
+  bool partial = sweep.summary.value("partial", true);
+  return fmt::format("{:>5}  {:<20}  {:<24}  {:<18}  sweep of {} points, file sizes {}, see results show s{}  {}{}\n",
+                     "s" + std::to_string(sweep.id), sweep.started_at, point.name.substr(0, 24),
+                     point.target.substr(0, 18), sweep.run_count, range, sweep.id, partial ? "[partial] " : "", tags);
+}
+
 // Runs matching the filter options; none when there is no database yet.
 Result<std::vector<RunResult>> Matching(const ResultsCommandOptions& o, bool details) {
   Result<RunFilter> filter = BuildFilter(o);
@@ -99,9 +163,25 @@ int List(const ResultsCommandOptions& o) {
     std::printf("%s\n", DocumentToJson(runs.value()).dump(2).c_str());
     return 0;
   }
+  Result<ResultsStore> store = OpenStore(o, false);
+  std::map<int64_t, InvocationRecord> sweeps;
+  if (store.ok()) {
+    Result<std::vector<InvocationRecord>> found = store.value().ListInvocations("sweep");
+    if (!found.ok()) return ReportFailure(found.status());
+    for (InvocationRecord& r : found.value()) sweeps[r.id] = std::move(r);
+  }
   std::printf("%5s  %-20s  %-24s  %-18s  %-9s %7s %-4s %-3s %10s %10s  %s\n", "ID", "STARTED (UTC)", "NAME / TEST",
               "TARGET", "RW", "BS", "QD", "T", "READ MB/s", "WRITE MB/s", "TAGS");
-  for (const RunResult& r : runs.value()) std::printf("%s", ListLine(r).c_str());
+  // A sweep's points are one item: its first matching point stands for it.
+  std::set<int64_t> shown;
+  for (const RunResult& r : runs.value()) {
+    auto sweep = sweeps.find(r.invocation_id);
+    if (sweep == sweeps.end()) {
+      std::printf("%s", ListLine(r).c_str());
+    } else if (shown.insert(r.invocation_id).second) {
+      std::printf("%s", SweepListLine(sweep->second, r).c_str());
+    }
+  }
   if (runs.value().empty()) std::printf("(no runs in %s match)\n", DbPath(o).c_str());
   return 0;
 }
@@ -116,14 +196,35 @@ Result<std::vector<int64_t>> ParseIds(const std::vector<std::string>& texts) {
   return ids;
 }
 
+int ShowSweep(ResultsStore& store, const ResultsCommandOptions& o, int64_t id) {
+  Result<StoredSweep> sweep = LoadSweep(store, id, o.common.json);
+  if (!sweep.ok()) return ReportFailure(sweep.status());
+  if (o.common.json) {
+    nlohmann::ordered_json doc = DocumentToJson(sweep.value().points);
+    doc["sweep"] = SweepToJson(sweep.value().summary);
+    std::printf("%s\n", doc.dump(2).c_str());
+  } else {
+    std::printf("%s\n", SweepTable(sweep.value().summary, sweep.value().points).c_str());
+  }
+  return 0;
+}
+
 int Show(const ResultsCommandOptions& o) {
-  Result<std::vector<int64_t>> ids = ParseIds(o.ids);
-  if (!ids.ok()) return ReportFailure(ids.status());
+  std::vector<StoredId> ids;
+  for (const std::string& text : o.ids) {
+    Result<StoredId> id = ParseStoredId(text);
+    if (!id.ok()) return ReportFailure(id.status());
+    ids.push_back(id.value());
+  }
   Result<ResultsStore> store = OpenStore(o, false);
   if (!store.ok()) return ReportFailure(store.status());
+  bool any_sweep = std::any_of(ids.begin(), ids.end(), [](const StoredId& i) { return i.sweep; });
+  if (any_sweep && ids.size() > 1)
+    return ReportFailure(Status::BadInput("show: a sweep (s7) is shown on its own; give one sweep id"));
+  if (any_sweep) return ShowSweep(store.value(), o, ids.front().id);
   std::vector<RunResult> runs;
-  for (int64_t id : ids.value()) {
-    Result<RunResult> run = store.value().Load(id);
+  for (const StoredId& id : ids) {
+    Result<RunResult> run = store.value().Load(id.id);
     if (!run.ok()) return ReportFailure(run.status());
     runs.push_back(std::move(run).value());
   }
@@ -306,7 +407,7 @@ CLI::App* AddResultsCommand(CLI::App& app, ResultsCommandOptions& o) {
   CLI::App* list = results->add_subcommand("list", "one line per stored run, newest first");
   AddFilterOptions(*list, o);
   CLI::App* show = results->add_subcommand("show", "everything stored about runs");
-  show->add_option("ID", o.ids, "run ids")->required();
+  show->add_option("ID", o.ids, "run ids, or one sweep id (s7)")->required();
   CLI::App* compare = results->add_subcommand("compare", "runs side by side; a quick run brings its whole set");
   compare->add_option("ID", o.ids, "run ids, the first is the baseline")->required();
   CLI::App* tag = results->add_subcommand("tag", "add or change tags: tag ID key=value ...");

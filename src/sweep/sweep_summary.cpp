@@ -27,6 +27,29 @@ std::vector<SweepCurve> AnalyseCurves(const std::vector<RunResult>& points, cons
   return curves;
 }
 
+SweepSummary SummaryFromPoints(const std::vector<RunResult>& points) {
+  SweepSummary s;
+  auto add = [](auto& list, const auto& value) {
+    if (std::find(list.begin(), list.end(), value) == list.end()) list.push_back(value);
+  };
+  for (const RunResult& p : points) {
+    s.target = p.target;
+    s.direct = p.job.direct;
+    s.fsync = p.job.fsync;
+    s.repeat = p.job.repeat;
+    add(s.sizes, p.job.size);
+    add(s.records, p.job.bs);
+    add(s.tests, p.test);
+    const nlohmann::ordered_json& ram = p.inventory.contains("host") ? p.inventory["host"]["memory"]["total_bytes"]
+                                                                      : nlohmann::ordered_json();
+    if (ram.is_number()) s.ram.client_bytes = ram.get<uint64_t>();
+  }
+  std::sort(s.sizes.begin(), s.sizes.end());
+  std::sort(s.records.begin(), s.records.end());
+  s.curves = AnalyseCurves(points, s);
+  return s;
+}
+
 namespace {
 
 using ojson = nlohmann::ordered_json;

@@ -49,6 +49,10 @@ std::vector<SweepCurve> AnalyseCurves(const std::vector<RunResult>& points, cons
 // The MB/s of a sweep point: the direction its test measures.
 double PointMbPerS(const RunResult& point);
 
+// What the points of a sweep that never stored its summary still tell (sizes, records,
+// tests, target), with their curves analysed; the RAM comes from their inventory.
+SweepSummary SummaryFromPoints(const std::vector<RunResult>& points);
+
 nlohmann::ordered_json SweepToJson(const SweepSummary& summary);
 // Io (never BadInput: the JSON is nasperf's own) when a stored summary cannot be read.
 Result<SweepSummary> SweepFromJson(const nlohmann::ordered_json& j);
