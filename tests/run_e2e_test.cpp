@@ -227,7 +227,32 @@ TEST(RunE2eTest, RepeatReportsEveryRepeatAndTheMedian) {
   ASSERT_TRUE(run.contains("read"));
   EXPECT_NEAR(run["read"]["mb_per_s"].get<double>(), repeats[1], repeats[1] * 1e-9) << "the median repeat is reported";
   EXPECT_EQ(run["read"]["bytes"], 8 * kMiB) << "the reported repeat is one pass, not the sum of three";
+  // Every repeat is kept with the spread, the interval and how it was computed.
+  ASSERT_TRUE(run.contains("repeats")) << run.dump(2);
+  const json& r = run["repeats"];
+  EXPECT_EQ(r["count"], 3);
+  EXPECT_EQ(r["statistic"], "median");
+  EXPECT_EQ(r["ci_method"], "Student t on the mean");
+  ASSERT_EQ(r["each"].size(), 3u);
+  for (const json& each : r["each"]) {
+    EXPECT_GT(each["read"]["mb_per_s"].get<double>(), 0);
+    EXPECT_GT(each["read"]["iops"].get<double>(), 0);
+    EXPECT_FALSE(each.contains("write")) << "a read job's repeats have no write figures";
+  }
+  EXPECT_LE(r["ci95_mb_per_s"]["low"].get<double>(), repeats[1]);
+  EXPECT_GE(r["ci95_mb_per_s"]["high"].get<double>(), repeats[1]);
+  double spread = (repeats[2] - repeats[0]) / repeats[1] * 100;
+  EXPECT_NEAR(r["spread_pct"].get<double>(), spread, 1e-6);
+  EXPECT_EQ(r["noisy"], spread > 10);
+  // Buffered reads start cold each repeat, and the output says what was done.
+  ASSERT_TRUE(run.contains("notes"));
+  EXPECT_TRUE(Contains(run["notes"].dump(), "page cache dropped before each repeat")) << run["notes"].dump();
   EXPECT_TRUE(DirEntries(dir.path()).empty());
+
+  CliResult table = RunNasperf({"run", dir.path(), "--rw", "read", "--bs", "64k", "--size", "8m", "--repeat", "3"});
+  ASSERT_EQ(table.exit_code, 0) << table.err;
+  EXPECT_TRUE(Contains(table.out, "median of 3 repeats; 95 % CI of the mean")) << table.out;
+  EXPECT_TRUE(Contains(table.out, "spread")) << table.out;
 }
 
 TEST(RunE2eTest, NullTargetMeasuresNasperfItself) {

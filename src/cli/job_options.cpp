@@ -2,6 +2,7 @@
 #include "cli/job_options.h"
 
 #include "core/units.h"
+#include "target/page_cache.h"
 
 namespace nasperf {
 
@@ -33,6 +34,8 @@ void AddJobOptions(CLI::App& app, JobOptions& o, JobOptionSet set) {
   app.add_option("--repeat", o.repeat, "run N times and report the median");
   app.add_option("--engine", o.engine, "psync | io_uring | auto (io_uring when --qd > 1)");
   app.add_option("--pattern", o.pattern, "write data: random | zero | compressible:N");
+  app.add_flag("--drop-caches", o.drop_caches,
+               "buffered reads: also drop every cache (/proc/sys/vm/drop_caches, root) before each repeat");
   if (set == JobOptionSet::kQuick) {
     app.add_option("--time", o.time, "stop each test after this long even if the file is not done (default 5s)");
     return;
@@ -99,6 +102,8 @@ Result<JobSpec> BuildJob(const JobOptions& o, const Target& target) {
 
   job.direct = o.direct;
   job.fsync = o.fsync;
+  std::string why;
+  if (o.drop_caches && !CanDropSystemCaches(&why)) return Status::BadInput("--drop-caches: " + why);
   job.engine = o.engine;
   Result<BufferPattern> pattern = ParseBufferPattern(o.pattern);
   if (!pattern.ok()) return pattern.status();

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "cli/cold_reads.h"
 #include "cli/commands.h"
 #include "cli/progress.h"
 #include "cli/run_recorder.h"
@@ -63,8 +64,7 @@ int QuickCommand(const QuickCommandOptions& options) {
   std::string why;
   bool direct = !target.is_null() && target.SupportsDirect(&why);
   if (!direct && !target.is_null())
-    notes.push_back("O_DIRECT is not supported here (" + why +
-                    "): buffered I/O, writes end with fsync, and repeated reads may be served from the page cache");
+    notes.push_back("O_DIRECT is not supported here (" + why + "): buffered I/O, and writes end with fsync");
 
   std::vector<JobSpec> jobs;
   for (const QuickTest& test : kQuickTests) {
@@ -88,6 +88,7 @@ int QuickCommand(const QuickCommandOptions& options) {
 
   const nlohmann::ordered_json inventory = GatherInventory(target.description());
   ProgressLine progress(!options.common.json);
+  ColdReads cold_reads(target, options.job.drop_caches);
   std::vector<RunResult> results;
   Status status;
   for (size_t i = 0; i < jobs.size() && status.ok(); ++i) {
@@ -99,8 +100,9 @@ int QuickCommand(const QuickCommandOptions& options) {
     begun.test = test.label;
     if (status = recorder.value().Begin(begun); !status.ok()) break;
     RunOutcome outcome = RunRepeated(jobs[i], target, RunLabels{name, tags.value()},
-                                     RunHooks{[&](const Sample& s) { progress.Show(s); }, {}, {}});
+                                     RunHooks{[&](const Sample& s) { progress.Show(s); }, {}, cold_reads.HookFor(jobs[i])});
     progress.Clear();
+    if (std::string note = cold_reads.TakeNote(); !note.empty()) outcome.result.notes.push_back(note);
     outcome.result.test = test.label;
     outcome.result.notes.insert(outcome.result.notes.end(), notes.begin(), notes.end());
     status = outcome.status;

@@ -3,6 +3,7 @@
 
 #include <cstdio>
 
+#include "cli/cold_reads.h"
 #include "cli/commands.h"
 #include "cli/progress.h"
 #include "cli/run_recorder.h"
@@ -29,9 +30,11 @@ int RunCommand(const RunCommandOptions& options) {
                                  GatherInventory(target.value()->description()));
   if (Status s = recorder.value().Begin(begun); !s.ok()) return ReportFailure(s);
   ProgressLine progress(!options.common.json);
+  ColdReads cold_reads(*target.value(), options.job.drop_caches);
   RunOutcome outcome = RunRepeated(job.value(), *target.value(), RunLabels{options.common.name, tags.value()},
-                                   RunHooks{[&](const Sample& s) { progress.Show(s); }, {}, {}});
+                                   RunHooks{[&](const Sample& s) { progress.Show(s); }, {}, cold_reads.HookFor(job.value())});
   progress.Clear();
+  if (std::string note = cold_reads.TakeNote(); !note.empty()) outcome.result.notes.push_back(note);
   target.value().reset();  // removes nasperf's files before anything is printed
   Status stored = recorder.value().Finish(outcome.result, begun);
 

@@ -189,7 +189,7 @@ int SweepCommand(const SweepCommandOptions& o) {
           // Only whole records are written, so a file of whole records is a complete one.
           if (Status s = file.EnsureData(size - size % record, job.pattern); !s.ok()) return s;
           if (!cold) return Status::Ok();
-          Result<CacheDropReport> drop = file.DropCache(size, o.drop_caches);
+          Result<CacheDropReport> drop = file.DropCache(o.drop_caches);
           if (!drop.ok()) return drop.status();
           dropped = true;
           worst_resident = std::max(worst_resident, drop.value().resident_pct);

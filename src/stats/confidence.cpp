@@ -42,6 +42,7 @@ RepeatSpread SummariseRepeats(const std::vector<double>& values) {
   if (values.empty()) return out;
   out.median = Median(values);
   out.ci95 = ConfidenceInterval95(values);
+  if (out.ci95 && out.ci95->low < 0) out.ci95->low = 0;  // throughput is never negative
   auto [lo, hi] = std::minmax_element(values.begin(), values.end());
   if (out.median > 0) out.spread_pct = (*hi - *lo) / out.median * 100;
   else if (*hi > *lo) out.spread_pct = 100;  // a zero median with any variation is all noise

@@ -37,8 +37,10 @@ Status SweepFile::EnsureData(uint64_t bytes, const BufferPattern& pattern) {
   return LayOutFile(fd.get(), path_, bytes, pattern);
 }
 
-Result<CacheDropReport> SweepFile::DropCache(uint64_t bytes, bool system_wide) {
-  return DropFromPageCache(path_, bytes, system_wide);
+Result<CacheDropReport> SweepFile::DropCache(bool system_wide) {
+  struct stat st {};
+  if (::stat(path_.c_str(), &st) != 0) return ErrnoStatus("stat", path_, errno);
+  return DropFromPageCache(path_, static_cast<uint64_t>(st.st_size), system_wide);
 }
 
 Result<std::vector<WorkerFile>> SweepFile::Open(const JobSpec& job) {

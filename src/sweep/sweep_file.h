@@ -26,7 +26,7 @@ class SweepFile final : public Target {
   Status StartNewFile();
   // Makes sure the file holds `bytes` of data (untimed; for reads without a write test).
   Status EnsureData(uint64_t bytes, const BufferPattern& pattern);
-  Result<CacheDropReport> DropCache(uint64_t bytes, bool system_wide);
+  Result<CacheDropReport> DropCache(bool system_wide) override;
   const std::string& path() const { return path_; }
 
  private:

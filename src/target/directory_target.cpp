@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstring>
@@ -101,6 +102,18 @@ Result<std::vector<WorkerFile>> DirectoryTarget::Open(const JobSpec& job) {
     out.push_back(WorkerFile{std::move(fd), 0, job.size});
   }
   return out;
+}
+
+Result<CacheDropReport> DirectoryTarget::DropCache(bool system_wide) {
+  CacheDropReport worst{"fsync + posix_fadvise(DONTNEED)", 0};
+  for (const OwnFile& f : files_) {
+    Result<CacheDropReport> drop = DropFromPageCache(f.path, f.size_bytes, system_wide);
+    if (!drop.ok()) return drop.status();
+    worst.method = drop.value().method;
+    worst.resident_pct = std::max(worst.resident_pct, drop.value().resident_pct);
+    system_wide = false;  // once is enough
+  }
+  return worst;
 }
 
 }  // namespace nasperf

@@ -17,6 +17,7 @@ class DirectoryTarget final : public Target {
   bool SupportsDirect(std::string* why) override;
   Status Check(const JobSpec& job) override;
   Result<std::vector<WorkerFile>> Open(const JobSpec& job) override;
+  Result<CacheDropReport> DropCache(bool system_wide) override;
 
  private:
   std::string FilePath(uint32_t thread) const;

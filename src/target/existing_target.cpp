@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 
 #include "core/units.h"
@@ -36,6 +37,7 @@ bool ExistingTarget::SupportsDirect(std::string* why) {
 }
 
 Status ExistingTarget::Check(const JobSpec& job) {
+  used_bytes_ = job.size * job.threads;
   if (DoesWrites(job.rw)) {
     if (is_device_) {
       if (Status s = CheckDestructiveWriteAllowed(path_, options_.allow_destructive); !s.ok()) return s;
@@ -57,7 +59,12 @@ Status ExistingTarget::Check(const JobSpec& job) {
   return CheckDirectAlignment(job, job.direct ? DirectIoAlignment(fd.get()) : 0, path_);
 }
 
+Result<CacheDropReport> ExistingTarget::DropCache(bool system_wide) {
+  return DropFromPageCache(path_, std::min(used_bytes_, size_bytes_), system_wide);
+}
+
 Result<std::vector<WorkerFile>> ExistingTarget::Open(const JobSpec& job) {
+  used_bytes_ = job.size * job.threads;
   std::vector<WorkerFile> out;
   for (uint32_t t = 0; t < job.threads; ++t) {
     ScopedFd fd(::open(path_.c_str(), OpenFlagsFor(job)));

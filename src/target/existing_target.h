@@ -18,12 +18,15 @@ class ExistingTarget final : public Target {
   bool SupportsDirect(std::string* why) override;
   Status Check(const JobSpec& job) override;
   Result<std::vector<WorkerFile>> Open(const JobSpec& job) override;
+  // Dropping clean pages changes no data, so it is safe on a user's file or device.
+  Result<CacheDropReport> DropCache(bool system_wide) override;
 
  private:
   std::string path_;
   bool is_device_;
   uint64_t size_bytes_;
   TargetOptions options_;
+  uint64_t used_bytes_ = 0;  // the region the last job touched, where residency is checked
 };
 
 }  // namespace nasperf

@@ -12,6 +12,7 @@
 #include "nasperf/job.h"
 #include "nasperf/status.h"
 #include "platform/scoped_fd.h"
+#include "target/page_cache.h"
 
 namespace nasperf {
 
@@ -41,6 +42,10 @@ class Target {
   virtual Status Check(const JobSpec& job) = 0;
   // Creates and lays out files as the job needs, then opens one per thread.
   virtual Result<std::vector<WorkerFile>> Open(const JobSpec& job) = 0;
+  // Drops the target's own files from the page cache before a read that follows writes
+  // (see target/page_cache.h) and reports the most any file kept cached. Targets that
+  // hold no cached data (null:, devices read with O_DIRECT) report nothing to drop.
+  virtual Result<CacheDropReport> DropCache(bool system_wide) { return CacheDropReport{"nothing to drop", 0}; }
 };
 
 Result<std::unique_ptr<Target>> MakeTarget(const std::string& spec, const TargetOptions& options);
