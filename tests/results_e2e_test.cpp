@@ -439,6 +439,12 @@ TEST(ResultsCompareE2eTest, TwoRunsSideBySideWithPercentages) {
   ASSERT_EQ(human.exit_code, 0) << human.err;
   EXPECT_TRUE(Contains(human.out, "read MB/s")) << human.out;
   EXPECT_TRUE(Contains(human.out, "%")) << human.out;
+  // Each figure has a bar; the larger figure of a row fills its bar completely.
+  for (const std::string& line : Lines(human.out)) {
+    if (line.rfind("read MB/s", 0) != 0) continue;
+    EXPECT_TRUE(Contains(line, "██████████")) << line;
+  }
+  EXPECT_TRUE(Contains(human.out, "bars: each figure against the largest in its row")) << human.out;
 }
 
 // The "done when": quick twice with different tags, then compare shows both sets

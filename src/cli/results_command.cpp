@@ -259,7 +259,9 @@ Result<CompareColumn> ColumnFor(ResultsStore& store, int64_t id) {
   Result<RunResult> run = store.Load(id);
   if (!run.ok()) return run.status();
   CompareColumn column;
-  if (!run.value().test.empty() && run.value().invocation_id) {
+  // A sweep point (it has a cached mark) is compared alone: its sweep has a point per
+  // size for every test, which one column of rows cannot hold.
+  if (!run.value().test.empty() && run.value().invocation_id && !run.value().cached) {
     RunFilter filter;
     filter.invocation_id = run.value().invocation_id;
     filter.oldest_first = true;

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <map>
 
+#include "report/bars.h"
 #include "report/json_report.h"
 #include "stats/confidence.h"
 #include "sysinfo/inventory.h"
@@ -114,14 +115,21 @@ Comparison Compare(const std::vector<CompareColumn>& columns) {
   return out;
 }
 
+// Bar cells per figure: enough to see a 3 % step, short enough for four columns.
+constexpr int kBarWidth = 10;
+
 std::string ComparisonTable(const Comparison& cmp) {
   size_t label_width = 24;
   for (const CompareRow& row : cmp.rows) label_width = std::max(label_width, row.label.size() + 6);
   std::string out = fmt::format("{:<{}}", "", label_width);
   for (size_t c = 0; c < cmp.headings.size(); ++c)
-    out += fmt::format(" {:>{}}", cmp.headings[c], c == 0 ? 14 : 30);
+    out += fmt::format(" {:>{}} {:<{}}", cmp.headings[c], c == 0 ? 14 : 30, "", kBarWidth);
   out += "\n";
   for (const CompareRow& row : cmp.rows) {
+    // Each row's bars share one scale: the largest figure in the row fills the bar.
+    double row_max = 0;
+    for (const CompareCell& cell : row.cells)
+      if (cell.present) row_max = std::max(row_max, cell.value);
     out += fmt::format("{:<{}}", row.label + (row.unit == "us" ? " (us)" : ""), label_width);
     for (size_t c = 0; c < row.cells.size(); ++c) {
       const CompareCell& cell = row.cells[c];
@@ -131,10 +139,12 @@ std::string ComparisonTable(const Comparison& cmp) {
         if (c > 0 && row.cells[0].present) text += fmt::format(" ({:+.1f} %)", cell.pct_vs_first);
         if (!cell.significance.empty()) text += cell.significance == "significant" ? " *" : " ~";
       }
-      out += fmt::format(" {:>{}}", text, c == 0 ? 14 : 30);
+      out += fmt::format(" {:>{}} ", text, c == 0 ? 14 : 30);
+      out += UnicodeBar(cell.present && row_max > 0 ? cell.value / row_max : 0, kBarWidth);
     }
     out += "\n";
   }
+  out += "bars: each figure against the largest in its row; ";
   out += "MB/s = 10^6 B/s; % against the first column; * significant, ~ within noise (95 % intervals of the "
          "repeats, t-based); no mark: no repeats to judge by\n";
   if (!cmp.differences.empty()) {
