@@ -7,6 +7,7 @@
 #include "cli/command_line.h"
 #include "cli/commands.h"
 #include "cli/info_command.h"
+#include "cli/report_command.h"
 #include "cli/results_command.h"
 #include "nasperf/version.h"
 #include "platform/signals.h"
@@ -66,13 +67,17 @@ int CliMain(int argc, char** argv) {
   ResultsCommandOptions results;
   CLI::App* results_cmd = AddResultsCommand(app, results);
 
+  ReportCommandOptions report;
+  AddReportCommand(app, report);
+  CLI::App* report_cmd = app.get_subcommand("report");
+
   CLI::App* info_cmd = app.add_subcommand("info", "what nasperf knows about this machine and TARGET's storage");
   std::string info_target = ".";
   bool info_json = false;
   info_cmd->add_option("TARGET", info_target, "a path, block device or null: (default .)");
   info_cmd->add_flag("--json", info_json, "JSON on stdout");
 
-  run.common.command_line = quick.common.command_line = sweep.common.command_line = results.common.command_line =
+  run.common.command_line = quick.common.command_line = sweep.common.command_line = results.common.command_line = report.filters.common.command_line =
       RedactedCommandLine(argc, argv);
   try {
     app.parse(argc, argv);
@@ -110,6 +115,7 @@ int CliMain(int argc, char** argv) {
     if (*quick_cmd) return QuickCommand(quick);
     if (*sweep_cmd) return SweepCommand(sweep);
     if (*results_cmd) return ResultsCommand(*results_cmd, results);
+    if (*report_cmd) return ReportCommand(report);
     if (*info_cmd) return InfoCommand(info_target, info_json);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "nasperf: internal error: %s\n", e.what());

@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "cli/commands.h"
+#include "cli/stored_items.h"
 #include "core/units.h"
 #include "import/import.h"
 #include "platform/clock.h"
@@ -39,59 +40,6 @@ Result<ResultsStore> OpenStore(const ResultsCommandOptions& o, bool create) {
   if (!create && ::access(path.c_str(), F_OK) != 0)
     return Status::BadInput("no results database at " + path + " yet: nothing has been stored (see --db)");
   return ResultsStore::Open(path);
-}
-
-Result<int64_t> ParseRunId(const std::string& text) {
-  if (text.empty() || text.size() > 18 || text.find_first_not_of("0123456789") != std::string::npos ||
-      std::stoll(text) == 0)
-    return Status::BadInput("ID: '" + text + "' is not a run id (a positive whole number, see nasperf results list)");
-  return std::stoll(text);
-}
-
-// "12" names run 12, "s7" names sweep 7 (every point of the sweep stored as invocation 7).
-struct StoredId {
-  bool sweep = false;
-  int64_t id = 0;
-};
-
-Result<StoredId> ParseStoredId(const std::string& text) {
-  bool sweep = !text.empty() && text[0] == 's';
-  Result<int64_t> id = ParseRunId(sweep ? text.substr(1) : text);
-  if (!id.ok())
-    return Status::BadInput("ID: '" + text + "' is neither a run id (12) nor a sweep id (s7); see nasperf results list");
-  return StoredId{sweep, id.value()};
-}
-
-// The sweep's record and points, oldest first; BadInput when there is no such sweep.
-struct StoredSweep {
-  SweepSummary summary;
-  std::vector<RunResult> points;
-};
-
-Result<StoredSweep> LoadSweep(ResultsStore& store, int64_t id, bool details) {
-  Result<std::vector<InvocationRecord>> found = store.ListInvocations("sweep", id);
-  if (!found.ok()) return found.status();
-  if (found.value().empty()) return Status::BadInput("no sweep s" + std::to_string(id) + " in " + store.path());
-  RunFilter filter;
-  filter.invocation_id = id;
-  filter.oldest_first = true;
-  Result<std::vector<RunResult>> points = store.List(filter, details);
-  if (!points.ok()) return points.status();
-  StoredSweep sweep;
-  sweep.points = std::move(points).value();
-  const nlohmann::ordered_json& stored = found.value().front().summary;
-  if (!stored.empty()) {
-    Result<SweepSummary> summary = SweepFromJson(stored);
-    if (!summary.ok()) return summary.status();
-    sweep.summary = summary.value();
-  } else {
-    // Killed before it could write its summary: rebuild what the points tell.
-    sweep.summary = SummaryFromPoints(sweep.points);
-    sweep.summary.id = id;
-    sweep.summary.partial = true;
-    sweep.summary.notes.push_back("the sweep ended before it stored its summary; this one is rebuilt from its points");
-  }
-  return sweep;
 }
 
 Result<RunFilter> BuildFilter(const ResultsCommandOptions& o) {
@@ -400,6 +348,10 @@ void AddFilterOptions(CLI::App& app, ResultsCommandOptions& o) {
 }
 
 }  // namespace
+
+Result<RunFilter> BuildRunFilter(const ResultsCommandOptions& o) { return BuildFilter(o); }
+
+void AddRunFilterOptions(CLI::App& app, ResultsCommandOptions& o) { AddFilterOptions(app, o); }
 
 CLI::App* AddResultsCommand(CLI::App& app, ResultsCommandOptions& o) {
   CLI::App* results = app.add_subcommand("results", "list, show, compare, tag, remove, export and import stored runs");

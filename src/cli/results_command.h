@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "cli/job_options.h"
+#include "store/results_store.h"
 
 namespace nasperf {
 
@@ -20,6 +21,10 @@ struct ResultsCommandOptions {
   std::vector<std::string> files; // import
   std::string import_name;        // import: --name for the imported runs
 };
+
+// --tag, --name, --since, --target, --last: which stored runs a command works on.
+void AddRunFilterOptions(CLI::App& app, ResultsCommandOptions& options);
+Result<RunFilter> BuildRunFilter(const ResultsCommandOptions& options);
 
 // Adds `results` and its subcommands to `app`; returns the `results` subcommand.
 CLI::App* AddResultsCommand(CLI::App& app, ResultsCommandOptions& options);

@@ -34,8 +34,9 @@ std::string RowPrefix(const RunResult& run, size_t runs_in_column) {
   return "";
 }
 
-// Flattened facts that should be equal for a fair comparison: the job and the inventory.
-std::vector<std::pair<std::string, std::string>> Facts(const RunResult& run) {
+}  // namespace
+
+std::vector<std::pair<std::string, std::string>> RunFacts(const RunResult& run) {
   std::vector<std::pair<std::string, std::string>> facts;
   const nlohmann::ordered_json job = JobToJson(run.job, run.engine);  // outlives the loop's view of it
   for (const auto& [key, value] : job.items())
@@ -45,6 +46,8 @@ std::vector<std::pair<std::string, std::string>> Facts(const RunResult& run) {
   for (auto& fact : FlattenInventory(run.inventory)) facts.push_back(std::move(fact));
   return facts;
 }
+
+namespace {
 
 // Free space, page cache and the like drift between any two runs; only a change of more
 // than 10 % in a number is a difference worth a reader's attention.
@@ -101,11 +104,11 @@ Comparison Compare(const std::vector<CompareColumn>& columns) {
   // Differences in what was run and what it ran on, against the first column's first run.
   if (columns.size() > 1 && !columns[0].runs.empty()) {
     std::map<std::string, std::string> base;
-    for (auto& [k, v] : Facts(columns[0].runs.front())) base[k] = v;
+    for (auto& [k, v] : RunFacts(columns[0].runs.front())) base[k] = v;
     std::map<std::string, std::vector<std::string>> seen;
     for (size_t c = 1; c < columns.size(); ++c) {
       if (columns[c].runs.empty()) continue;
-      for (auto& [k, v] : Facts(columns[c].runs.front())) {
+      for (auto& [k, v] : RunFacts(columns[c].runs.front())) {
         auto it = base.find(k);
         std::string first = it == base.end() ? "unknown" : it->second;
         if (Differs(first, v)) out.differences.push_back(fmt::format("{}: {} vs {} ({})", k, first, v, columns[c].heading));

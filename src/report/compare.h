@@ -38,6 +38,10 @@ struct Comparison {
   std::vector<std::string> differences;  // "job.qd: 1 vs 32", "host.nics[0].mtu: 1500 vs 9000"
 };
 
+// Flattened facts that should be equal for a fair comparison: the job ("job.qd"), the
+// target, the source tool and the inventory ("host.cpu.model").
+std::vector<std::pair<std::string, std::string>> RunFacts(const RunResult& run);
+
 Comparison Compare(const std::vector<CompareColumn>& columns);
 std::string ComparisonTable(const Comparison& comparison);
 nlohmann::ordered_json ComparisonToJson(const Comparison& comparison);
