@@ -2,6 +2,7 @@
 #include "report/report_data.h"
 
 #include <cmath>
+#include <cstdlib>
 #include <map>
 
 #include <fmt/format.h>
@@ -16,11 +17,23 @@ namespace {
 
 using ojson = nlohmann::ordered_json;
 
-// Facts of an item: the first run's, with job fields that differ between its runs
-// (quick's block sizes and queue depths) shown as "varies".
+// A fact as JSON: numbers as numbers (so the page can format bytes and compare with a
+// tolerance), everything else as the text it is.
+ojson FactValue(const std::string& text) {
+  if (text.empty() || text == "varies") return text;
+  char* end = nullptr;
+  double value = std::strtod(text.c_str(), &end);
+  if (*end != '\0' || !std::isfinite(value)) return text;
+  if (text.find_first_of(".eE") == std::string::npos && text.size() < 19) return std::stoll(text);
+  return value;
+}
+
+// Facts of an item: its tags and the first run's job and inventory, with job fields that
+// differ between its runs (quick's block sizes and queue depths) shown as "varies".
 ojson ItemFacts(const ReportItem& item) {
   ojson facts = ojson::object();
   if (item.runs.empty()) return facts;
+  for (const auto& [k, v] : item.runs.front().tags) facts["tags." + k] = v;
   std::map<std::string, std::string> first;
   for (auto& [k, v] : RunFacts(item.runs.front())) first[k] = v;
   for (size_t i = 1; i < item.runs.size(); ++i)
@@ -28,7 +41,7 @@ ojson ItemFacts(const ReportItem& item) {
       auto it = first.find(k);
       if (it != first.end() && it->second != v && k.rfind("job.", 0) == 0) it->second = "varies";
     }
-  for (auto& [k, v] : RunFacts(item.runs.front())) facts[k] = first[k];
+  for (auto& [k, v] : RunFacts(item.runs.front())) facts[k] = FactValue(first[k]);
   return facts;
 }
 

@@ -62,6 +62,8 @@ TEST(ReportData, ItemsCarryRunsFactsAndSweepPoints) {
   EXPECT_EQ(q["run_ids"], nlohmann::ordered_json({10, 11}));
   EXPECT_EQ(q["facts"]["job.qd"], "varies") << "a job field that differs inside the item";
   EXPECT_EQ(q["facts"]["host.cpu.model"], "Atom D510");
+  EXPECT_EQ(q["facts"]["tags.mtu"], "9000") << "tags are facts too: they are what a reader compares";
+  EXPECT_EQ(q["facts"]["job.bs"], 1 << 20) << "numbers stay numbers";
   const auto& s = data["items"][1];
   EXPECT_EQ(s["label"], "Atom + Openfiler");
   ASSERT_TRUE(s.contains("sweep"));

@@ -1,0 +1,317 @@
+// Browser test of `nasperf report`: stores fixture runs with the real binary, opens the
+// report offline in Debian's headless Chromium (playwright-core) and checks what it drew.
+//
+//   NODE_PATH=build/web/node_modules node tests/browser/report_browser_test.cjs \
+//       --nasperf build/nasperf --out build/test-output/browser
+//
+// Exit 0: passed, <out>/report.html and <out>/report.png written. Exit 1: failed (each
+// reason printed). Exit 77: Chromium or playwright-core missing and CI is not "true"
+// (ctest's SKIP_RETURN_CODE); under CI=true a missing browser is a failure.
+'use strict';
+
+const childProcess = require('child_process');
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+
+const EXIT_FAIL = 1;
+const EXIT_SKIP = 77;
+const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+// The flags the report issue asks for; playwright adds --headless itself.
+const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync'];
+const RENDER_TIMEOUT_MS = 30000;
+const COMMAND_TIMEOUT_MS = 180000;
+// Pixels in colour (not white, grey or black) a chart must have: its series are drawn in
+// colour, its text, axes and grid in greys, so a chart without data has next to none.
+const MIN_COLOUR_PIXELS = 500;
+const QUICK_LABELS = ['mtu=1500', 'mtu=9000'];
+const SWEEP_LABEL = 'Atom + Openfiler';
+const TIMED_LABEL = 'timed read';
+const LINE_LABELS = ['100 Mbps LAN', '1 GbE theoretical', 'PCI GbE actual'];
+
+// ------------------------------------------------------------------ arguments, set-up
+function parseArgs(argv) {
+  const args = {nasperf: '', out: ''};
+  for (let i = 0; i < argv.length; i++) {
+    const key = argv[i].replace(/^--/, '');
+    if (!(key in args) || i + 1 >= argv.length) throw new Error('usage: report_browser_test.cjs --nasperf PATH --out DIR');
+    args[key] = path.resolve(argv[++i]);
+  }
+  if (!args.nasperf || !args.out) throw new Error('usage: report_browser_test.cjs --nasperf PATH --out DIR');
+  return args;
+}
+
+// playwright-core's chromium, or why it cannot be had.
+function findBrowser() {
+  let chromium;
+  try {
+    ({chromium} = require('playwright-core'));
+  } catch (err) {
+    return {missing: 'playwright-core cannot be loaded (set NODE_PATH to build/web/node_modules): ' + err.message.split('\n')[0]};
+  }
+  try {
+    fs.accessSync(CHROMIUM, fs.constants.X_OK);
+  } catch (err) {
+    return {missing: 'no Chromium at ' + CHROMIUM + ' (apt-get install chromium, or set $CHROMIUM)'};
+  }
+  return {chromium};
+}
+
+function runNasperf(bin, args, cwd) {
+  const env = Object.assign({}, process.env);
+  delete env.NASPERF_DB; // every command names its --db
+  const r = childProcess.spawnSync(bin, args, {cwd, env, encoding: 'utf8', timeout: COMMAND_TIMEOUT_MS});
+  if (r.error || r.status !== 0) {
+    const why = r.error ? r.error.message : 'exit ' + r.status + (r.signal ? ' (' + r.signal + ')' : '');
+    throw new Error('nasperf ' + args.join(' ') + ' failed: ' + why + '\n' + (r.stderr || '') + (r.stdout || ''));
+  }
+}
+
+// Stores the fixture runs and writes <out>/report.html. The timed run is there so that
+// the throughput-over-time chart has samples on any disk: on fast storage (tmpfs, NVMe)
+// every 8 MiB quick test ends before the 0.2 s that the shortest sample needs.
+function makeReport(bin, tmp, out) {
+  const db = path.join(tmp, 'results.db');
+  const data = path.join(tmp, 'data');
+  fs.mkdirSync(data);
+  for (const mtu of ['1500', '9000'])
+    runNasperf(bin, ['quick', data, '--size', '8m', '--repeat', '1', '--tag', 'mtu=' + mtu, '--db', db], tmp);
+  runNasperf(bin, ['sweep', data, '--max', '2m', '--name', SWEEP_LABEL, '--db', db], tmp);
+  // Direct I/O like the quick tests, so that its bar stays on their scale.
+  runNasperf(bin, ['run', data, '--rw', 'read', '--bs', '1m', '--size', '8m', '--direct', '--time', '3s',
+    '--name', TIMED_LABEL, '--db', db], tmp);
+  const html = path.join(out, 'report.html');
+  runNasperf(bin, ['report', '--last', '4', '-o', html, '--line', 'PCI GbE actual=67', '--db', db], tmp);
+  return html;
+}
+
+// ------------------------------------------------------------------ the browser
+// Opens the page with every non-file request blocked and recorded, and every console
+// error or warning and page error collected.
+async function openReport(chromium, userDataDir, html) {
+  const context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, viewport: {width: 1280, height: 900}, timeout: 60000});
+  const seen = {requests: new Set(), messages: []};
+  await context.route('**/*', (route) => {
+    const url = route.request().url();
+    if (url.startsWith('file:')) return route.continue();
+    seen.requests.add(url);
+    return route.abort();
+  });
+  // Requests the router does not see (a service worker's, say) are failures too.
+  context.on('request', (req) => {
+    if (!/^(file|data|blob|about):/.test(req.url())) seen.requests.add(req.url());
+  });
+  const page = context.pages()[0] || (await context.newPage());
+  page.on('console', (msg) => {
+    if (msg.type() === 'error' || msg.type() === 'warning') seen.messages.push('console ' + msg.type() + ': ' + msg.text());
+  });
+  page.on('pageerror', (err) => seen.messages.push('page error: ' + (err && err.stack ? err.stack : String(err))));
+  page.on('crash', () => seen.messages.push('the page crashed'));
+  page.on('websocket', (ws) => seen.requests.add(ws.url()));
+  return {context, page, seen};
+}
+
+// Everything the checks need, gathered inside the page.
+function inspectPage(minColour) {
+  const report = window.nasperfReport;
+  const charts = report.charts.map((c) => {
+    const box = document.getElementById(c.id);
+    const info = {id: c.id, title: c.title, series: c.series, found: !!box, canvases: 0, colourPixels: 0, points: 0,
+      markLines: [], caption: ''};
+    if (!box) return info;
+    for (const canvas of box.querySelectorAll('canvas')) {
+      info.canvases += 1;
+      if (!canvas.width || !canvas.height) continue;
+      const pixels = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+      for (let i = 0; i < pixels.length; i += 4) {
+        const [r, g, b, a] = [pixels[i], pixels[i + 1], pixels[i + 2], pixels[i + 3]];
+        if (a > 64 && Math.max(r, g, b) - Math.min(r, g, b) > 48) info.colourPixels += 1;
+      }
+    }
+    const chart = typeof echarts !== 'undefined' ? echarts.getInstanceByDom(box) : null;
+    if (chart) {
+      for (const s of chart.getOption().series || []) {
+        if (!String(s.name).startsWith('\u200b')) info.points += (s.data || []).length; // not the markers' helper
+        for (const d of (s.markLine && s.markLine.data) || []) {
+          const label = d.label && typeof d.label.formatter === 'function' ? d.label.formatter(d) : '';
+          info.markLines.push(label && label !== d.name ? [d.name, label].filter(Boolean).join(' | ') : d.name || '');
+        }
+      }
+    }
+    const wrap = box.closest('.chart-wrap') || box.parentElement;
+    const caption = wrap && wrap.querySelector('.caption');
+    info.caption = caption ? caption.textContent : '';
+    return info;
+  });
+  const table = document.querySelector('table.facts');
+  const facts = table && {
+    columns: [...table.querySelectorAll('thead th')].slice(1).map((th) => th.firstChild ? th.firstChild.textContent : ''),
+    rows: [...table.querySelectorAll('tbody tr')].map((tr) => ({
+      key: tr.querySelector('th').textContent,
+      hasDiff: tr.classList.contains('has-diff'),
+      cells: [...tr.querySelectorAll('td')].map((td) => ({text: td.textContent, differs: td.classList.contains('differs'),
+        marked: !!td.querySelector('.diff-mark')})),
+    })),
+  };
+  let data = null;
+  try {
+    data = JSON.parse(document.getElementById('nasperf-data').textContent);
+  } catch (err) {
+    // no data: the sweep-tests check below says so
+  }
+  const sweepTests = new Set();
+  for (const item of (data && data.items) || [])
+    if (item.kind === 'sweep') for (const p of item.points || []) sweepTests.add(String(p.test));
+  return {renderedMs: report.renderedMs, error: report.error || '', charts, facts, sweepTests: [...sweepTests],
+    notices: [...document.querySelectorAll('.notice')].map((n) => n.textContent), minColour};
+}
+
+// ------------------------------------------------------------------ the checks
+function checkCharts(info, fail) {
+  const byId = new Map(info.charts.map((c) => [c.id, c]));
+  const sweeps = info.charts.filter((c) => c.id.startsWith('chart-sweep-'));
+  if (!info.sweepTests.length) fail('the report data has no sweep points');
+  for (const test of info.sweepTests) {
+    if (!sweeps.some((c) => c.title.startsWith(test + ':')))
+      fail('no sweep chart for test "' + test + '" (sweep charts: ' + sweeps.map((c) => c.title).join('; ') + ')');
+  }
+  for (const id of ['chart-bars', 'chart-latency', 'chart-timeline'])
+    if (!byId.has(id)) fail('chart ' + id + ' is missing (charts: ' + info.charts.map((c) => c.id).join(', ') + ')');
+  for (const c of info.charts) {
+    if (!c.found) fail('chart ' + c.id + ' is listed in window.nasperfReport but has no element');
+    else if (!c.canvases) fail('chart ' + c.id + ' has no canvas');
+    else if (!c.points) fail('chart ' + c.id + ' has no data points in its series');
+    else if (c.colourPixels <= info.minColour)
+      fail('chart ' + c.id + ' looks empty: ' + c.colourPixels + ' pixels in colour (want > ' + info.minColour + ')');
+  }
+  for (const c of sweeps)
+    if (!c.series.includes(SWEEP_LABEL))
+      fail('sweep chart ' + c.id + ' lacks series "' + SWEEP_LABEL + '": ' + JSON.stringify(c.series));
+  const bars = byId.get('chart-bars');
+  for (const label of QUICK_LABELS.concat(TIMED_LABEL))
+    if (bars && !bars.series.includes(label)) fail('bar chart lacks series "' + label + '": ' + JSON.stringify(bars.series));
+  for (const id of ['chart-latency', 'chart-timeline']) {
+    const c = byId.get(id);
+    if (!c) continue;
+    const want = id === 'chart-latency' ? QUICK_LABELS : [TIMED_LABEL];
+    for (const label of want)
+      if (!c.series.some((s) => s.startsWith(label + ' ')))
+        fail(id + ' has no series of "' + label + '": ' + JSON.stringify(c.series));
+  }
+  checkReferenceLines(sweeps, fail);
+}
+
+// A reference line is drawn (a markLine) or, when it lies far above the data, named in
+// the chart's caption; each must be drawn on at least one sweep chart.
+function checkReferenceLines(sweeps, fail) {
+  for (const label of LINE_LABELS) {
+    let drawn = 0;
+    for (const c of sweeps) {
+      if (c.markLines.some((m) => m.includes(label))) drawn += 1;
+      else if (!c.caption.includes(label))
+        fail('sweep chart ' + c.id + ': reference line "' + label + '" is neither drawn nor named; mark lines: ' +
+          JSON.stringify(c.markLines));
+    }
+    if (sweeps.length && !drawn) fail('reference line "' + label + '" is drawn on no sweep chart');
+  }
+}
+
+function checkFacts(facts, fail, notes) {
+  if (!facts) return fail('the facts table (table.facts) is missing');
+  for (const label of QUICK_LABELS.concat(SWEEP_LABEL))
+    if (!facts.columns.includes(label)) fail('the facts table has no column "' + label + '": ' + JSON.stringify(facts.columns));
+  const marked = facts.rows.filter((r) => r.cells.some((c) => c.differs));
+  if (!marked.length) fail('the facts table marks no cell as differing (td.differs)');
+  for (const r of marked) {
+    if (!r.hasDiff) fail('facts row "' + r.key + '" has differing cells but no has-diff class');
+    if (r.cells.some((c) => c.differs && !c.marked)) fail('facts row "' + r.key + '": a differing cell lacks its ≠ mark');
+  }
+  // The two quick runs differ only in their mtu tag: a tags row must show it.
+  const first = facts.columns.indexOf(QUICK_LABELS[0]);
+  const second = facts.columns.indexOf(QUICK_LABELS[1]);
+  const tagRows = facts.rows.filter((r) => /(^|\.)tags?\b/.test(r.key));
+  if (!tagRows.length) {
+    notes.push('the facts table has no tags row, so mtu=1500 and mtu=9000 differ there only by noise ' +
+      '(rows marked: ' + marked.map((r) => r.key).join(', ') + ')');
+  } else if (first === 0 && second > 0) {
+    const mtu = tagRows.find((r) => r.cells[first] && /1500/.test(r.cells[first].text));
+    if (!mtu) fail('no tags row holds mtu=1500: ' + tagRows.map((r) => r.key).join(', '));
+    else if (!mtu.cells[second].differs) fail('facts row "' + mtu.key + '" does not mark mtu=9000 as differing');
+  }
+}
+
+function check(info, seen) {
+  const failures = [];
+  const notes = [];
+  const fail = (msg) => failures.push(msg);
+  for (const url of seen.requests) fail('network request (the report must work offline): ' + url);
+  for (const msg of seen.messages) fail(msg);
+  if (info.error) fail('the page reports an error: ' + info.error);
+  for (const n of info.notices) fail('the page shows a notice: ' + n);
+  checkCharts(info, fail);
+  checkFacts(info.facts, fail, notes);
+  return {failures, notes};
+}
+
+// ------------------------------------------------------------------ main
+async function main() {
+  const args = parseArgs(process.argv.slice(2));
+  if (!fs.existsSync(args.nasperf)) throw new Error('no nasperf binary at ' + args.nasperf);
+  const browser = findBrowser();
+  if (browser.missing) {
+    if (process.env.CI === 'true') throw new Error(browser.missing + ' (CI=true: a missing browser is a failure)');
+    console.log('SKIP: ' + browser.missing);
+    return EXIT_SKIP;
+  }
+  fs.mkdirSync(args.out, {recursive: true});
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'nasperf-browser-'));
+  const cleanup = () => fs.rmSync(tmp, {recursive: true, force: true});
+  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]]) {
+    process.once(signal, () => {
+      cleanup();
+      process.exit(code); // playwright kills the browser it started on exit
+    });
+  }
+  let opened = null;
+  try {
+    const html = makeReport(args.nasperf, tmp, args.out);
+    opened = await openReport(browser.chromium, path.join(tmp, 'chromium-profile'), html);
+    const {page, seen} = opened;
+    const started = Date.now();
+    await page.goto('file://' + html, {waitUntil: 'load', timeout: RENDER_TIMEOUT_MS});
+    try {
+      await page.waitForFunction(() => typeof (window.nasperfReport && window.nasperfReport.renderedMs) === 'number',
+        null, {timeout: Math.max(1000, RENDER_TIMEOUT_MS - (Date.now() - started))});
+    } catch (err) {
+      await page.screenshot({path: path.join(args.out, 'report.png'), fullPage: true}).catch(() => {});
+      throw new Error('window.nasperfReport.renderedMs was not set within ' + RENDER_TIMEOUT_MS / 1000 + ' s' +
+        (seen.messages.length ? '; page said:\n  ' + seen.messages.join('\n  ') : ''));
+    }
+    const info = await page.evaluate(inspectPage, MIN_COLOUR_PIXELS);
+    if (process.env.VERBOSE)
+      for (const c of info.charts) console.log(c.id + ': ' + c.points + ' points, ' + c.colourPixels + ' pixels in colour');
+    const png = path.join(args.out, 'report.png');
+    await page.screenshot({path: png, fullPage: true});
+    const {failures, notes} = check(info, seen);
+    for (const n of notes) console.log('note: ' + n);
+    if (failures.length) {
+      console.error('FAIL: ' + failures.length + ' problem(s) in ' + html + ' (screenshot ' + png + '):');
+      for (const f of failures) console.error('  - ' + f);
+      return EXIT_FAIL;
+    }
+    const sweeps = info.charts.filter((c) => c.id.startsWith('chart-sweep-')).length;
+    console.log('PASS: ' + info.charts.length + ' charts (' + sweeps + ' sweep, bars, latency, over time), rendered in ' +
+      Math.round(info.renderedMs) + ' ms, no network, no console errors; ' + png);
+    return 0;
+  } finally {
+    if (opened) await opened.context.close().catch(() => {});
+    cleanup();
+  }
+}
+
+main().then((code) => process.exit(code), (err) => {
+  console.error('FAIL: ' + (err && err.message ? err.message : String(err)));
+  process.exit(EXIT_FAIL);
+});
