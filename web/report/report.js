@@ -25,9 +25,11 @@
   const SWEEP_GRID = {left: 64, right: 40};
   const MARKER_FONT_PX = 11;
   const MARKER_ROW_PX = 17;
-  // Charts with more series than this put their legend on the right, one entry a line.
+  // Charts with this many series or more put their legend on the right, one entry a
+  // line, when they are at least NARROW_PX wide, and below the plot when narrower.
   const SIDE_LEGEND_FROM = 7;
-  const SIDE_LEGEND_PX = 250;
+  const SIDE_LEGEND_PX = 300;
+  const NARROW_PX = 900;
   const PERCENTILES = [['p50', 'p50'], ['p90', 'p90'], ['p99', 'p99'], ['p999', 'p99.9'], ['max', 'max']];
   const DIRECTIONS = ['read', 'write'];
   const HELPER_SERIES = '\u200bnasperf markers'; // carries reference lines; not in the legend
@@ -113,7 +115,16 @@
     const holder = document.getElementById('nasperf-data');
     const text = holder ? holder.textContent.trim() : '';
     if (!text || text.startsWith('/*@')) throw new Error('this page carries no report data');
-    return JSON.parse(text);
+    try {
+      return JSON.parse(text);
+    } catch (err) {
+      // An HTML comment opener followed by a script tag, left unescaped in the data, makes
+      // this element run on to the end of the page: the closing tags follow the JSON,
+      // which is itself whole.
+      const end = text.lastIndexOf('}');
+      if (end < 0 || end === text.length - 1) throw err;
+      return JSON.parse(text.slice(0, end + 1));
+    }
   }
 
   // Items with unique labels (a label names a legend entry) and their runs in order;
@@ -128,7 +139,7 @@
       if (seen.has(label)) label += ' (' + key + ')';
       for (let n = 2; seen.has(label); n++) label = str(item.label, key) + ' (' + n + ')';
       seen.add(label);
-      return {key, kind: str(item.kind, 'run'), label, index: i, raw: item, runs: []};
+      return {key, kind: str(item.kind, 'run'), label, raw: item, runs: []};
     });
     const byKey = new Map(items.map((it) => [it.key, it]));
     for (const r of list(data.runs)) {
@@ -183,34 +194,64 @@
   }
 
   // ---------------------------------------------------------------- charts
-  // Sections build their DOM and register charts here; drawCharts() draws them all once
-  // the page is laid out, so every chart starts at its final width.
-  const charts = []; // {id, title, series, box, build(widthPx) -> option, relayout, chart}
+  // Sections build their DOM and register charts; drawCharts() draws them all once the
+  // page is laid out. build(widthPx, selected) -> {option, heightPx}: a chart's layout
+  // follows its width (screen, phone, printed page); `selected` is the legend state.
+  const charts = []; // {id, title, series, box, build, chart}
 
-  function addChart(parent, id, heightPx, title, series, build, relayout) {
+  function addChart(parent, id, title, series, build) {
     const box = h('div', {class: 'chart', id, role: 'img', 'aria-label': title});
-    box.style.height = heightPx + 'px';
     parent.append(box);
-    const spec = {id, title, series, box, build, relayout: relayout === true, chart: null};
+    const spec = {id, title, series, box, build, chart: null};
     charts.push(spec);
     return spec;
   }
 
   function drawCharts() {
-    const widths = charts.map((c) => c.box.clientWidth); // one layout for all
+    const widths = charts.map((c) => c.box.clientWidth || 800); // one layout for all
+    const built = charts.map((c, i) => {
+      try {
+        return c.build(widths[i], null);
+      } catch (err) {
+        return {error: err};
+      }
+    });
+    built.forEach((b, i) => {
+      if (!b.error) charts[i].box.style.height = b.heightPx + 'px';
+    });
     charts.forEach((c, i) => {
-      c.chart = echarts.init(c.box, null, {renderer: 'canvas'});
-      c.chart.setOption(c.build(widths[i] || 800));
+      try {
+        if (built[i].error) throw built[i].error;
+        // The size given: no reading the layout back between charts.
+        c.chart = echarts.init(c.box, null, {renderer: 'canvas', width: widths[i], height: built[i].heightPx});
+        c.chart.setOption(built[i].option);
+      } catch (err) {
+        console.error('nasperf report: chart ' + c.id + ':', err);
+        if (c.chart) c.chart.dispose();
+        c.chart = null;
+        c.box.style.height = '';
+        c.box.replaceChildren(h('p', {class: 'notice'}, 'This chart could not be drawn: ' + (err && err.message ? err.message : String(err))));
+      }
     });
   }
 
-  // Draws a chart's option anew (its layout depends on the width), keeping the series
-  // the reader hid or showed in the legend.
-  function redraw(spec) {
+  // Lays a chart out again for `widthPx` (null: its box's width), keeping what the
+  // reader hid or showed in the legend. A new pixel ratio (print) needs a new canvas.
+  function redraw(spec, widthPx, pixelRatio) {
     if (!spec.chart) return;
     const legend = record(list(spec.chart.getOption().legend)[0]);
-    const option = spec.build(spec.chart.getWidth());
-    if (legend.selected && option.legend) option.legend.selected = Object.assign({}, legend.selected);
+    const width = widthPx || spec.box.clientWidth || spec.chart.getWidth();
+    const {option, heightPx} = spec.build(width, legend.selected || null);
+    spec.box.style.height = heightPx + 'px';
+    const ratio = pixelRatio || window.devicePixelRatio || 1;
+    if (ratio !== (spec.pixelRatio || window.devicePixelRatio || 1)) {
+      spec.chart.dispose();
+      spec.chart = echarts.init(spec.box, null, {renderer: 'canvas', width, height: heightPx, devicePixelRatio: ratio});
+      spec.pixelRatio = ratio;
+      spec.chart.setOption(option);
+      return;
+    }
+    spec.chart.resize({width, height: heightPx});
     spec.chart.setOption(option, {notMerge: true});
   }
 
@@ -226,24 +267,45 @@
     };
   }
 
-  // A legend that scrolls when its entries do not fit; the first MAX_SHOWN_SERIES
-  // entries start shown. Many entries go on the right, one a line.
-  function legendOption(names) {
-    const selected = {};
+  // Where the legend goes: a few entries above the plot; many on the right of a wide
+  // chart, one a line; on a narrow one (a phone, a printed page) the shown entries below
+  // the plot, all visible. The first MAX_SHOWN_SERIES entries start shown. Returns the
+  // legend and the room it takes: {legend, top, right, bottom, minHeight} in px.
+  function legendLayout(names, widthPx, selected) {
+    const sel = {};
     names.forEach((name, i) => {
-      if (i >= MAX_SHOWN_SERIES) selected[name] = false;
+      sel[name] = selected && name in selected ? selected[name] !== false : i < MAX_SHOWN_SERIES;
     });
-    const common = {type: 'scroll', data: names, selected, itemWidth: 30, itemHeight: 12,
-      textStyle: {fontSize: 12, color: INK}, pageTextStyle: {color: MUTED}, tooltip: {show: true}};
-    if (names.length >= SIDE_LEGEND_FROM) {
-      return Object.assign(common, {orient: 'vertical', right: 10, top: 56, bottom: 16, itemGap: 8,
-        textStyle: {fontSize: 12, color: INK, width: SIDE_LEGEND_PX - 56, overflow: 'truncate'}});
+    const common = {type: 'scroll', data: names, selected: sel, itemWidth: 30, itemHeight: 12,
+      textStyle: {fontSize: 12, color: INK}, pageTextStyle: {color: MUTED}};
+    if (names.length < SIDE_LEGEND_FROM) {
+      return {legend: Object.assign(common, {top: 50, left: 12, right: 12, itemGap: 16}), top: 86, right: 0, bottom: 0, minHeight: 0};
     }
-    return Object.assign(common, {top: 50, left: 12, right: 12, itemGap: 16});
-  }
-
-  function sideLegend(names) {
-    return names.length >= SIDE_LEGEND_FROM;
+    if (widthPx >= NARROW_PX) {
+      // Truncating costs a measurement per entry: only when some name is too long,
+      // and then the full name shows on hover.
+      const textPx = SIDE_LEGEND_PX - 50;
+      const tooLong = names.some((n) => n.length * 5 > textPx && textWidthPx(n, 12) > textPx);
+      return {legend: Object.assign(common, {orient: 'vertical', right: 10, top: 56, bottom: 16, itemGap: 8,
+        textStyle: tooLong ? {fontSize: 12, color: INK, width: textPx, overflow: 'truncate'} : common.textStyle,
+        tooltip: {show: tooLong}}), top: 60, right: SIDE_LEGEND_PX, bottom: 0,
+        minHeight: 56 + Math.min(names.length, MAX_SHOWN_SERIES + 2) * 20 + 40}; // 20 px an entry
+    }
+    const shown = names.filter((n) => sel[n]);
+    const room = widthPx - 24;
+    let rows = 1;
+    let x = 0;
+    for (const n of shown) {
+      const w = Math.min(room, 30 + 5 + textWidthPx(n, 12) + 14);
+      if (x > 0 && x + w > room) {
+        rows += 1;
+        x = 0;
+      }
+      x += w;
+    }
+    const legendPx = rows * 24 + 14; // a row: the 12 px icon or text, plus the 14 px gap
+    return {legend: Object.assign(common, {type: 'plain', data: shown, bottom: 6, left: 12, right: 12, itemGap: 14}),
+      top: 60, right: 0, bottom: legendPx, minHeight: 0};
   }
 
   function valueAxis(name, extra) {
@@ -261,6 +323,7 @@
       ? 'The first ' + MAX_SHOWN_SERIES + ' of ' + names.length + ' series are shown; click legend entries to show or hide others.'
       : '';
   }
+
   // ---------------------------------------------------------------- page skeleton
   function section(root, id, heading, intro) {
     const s = h('section', {id, class: 'report-section'}, h('h2', {}, heading));
@@ -336,12 +399,15 @@
       'dashed vertical lines the RAM sizes.'));
     const grid = h('div', {class: 'chart-grid'});
     s.append(grid);
-    pairs.forEach((pair, i) => renderSweepChart(grid, model, sweeps, pair, records.size > 1, i));
+    let drawn = 0;
+    for (const pair of pairs) if (renderSweepChart(grid, model, sweeps, pair, records.size > 1, drawn + 1)) drawn += 1;
+    if (!drawn) skipNote(s, 'The selected sweeps have no points with a throughput.');
   }
 
-  function renderSweepChart(parent, model, sweeps, pair, manyRecords, index) {
+  // Returns whether it drew a chart: not when no sweep has a figure for this test and record.
+  function renderSweepChart(parent, model, sweeps, pair, manyRecords, number) {
     const entries = [];
-    for (const sw of sweeps) {
+    for (const [slot, sw] of sweeps.entries()) { // a sweep's colour and symbol: the same in every chart
       const points = list(sw.raw.points).map(record)
         .filter((p) => str(p.test, '?') === pair.test && p.record_bytes === pair.recordBytes && isNum(p.file_bytes) && p.file_bytes > 0)
         .sort((a, b) => a.file_bytes - b.file_bytes);
@@ -349,11 +415,11 @@
       const curve = record(list(summary.curves).map(record)
         .find((c) => str(c.test, '?') === pair.test && c.record_bytes === pair.recordBytes));
       if (!points.length && !curve.verdict) continue;
-      entries.push({item: sw, points, curve, ram: record(summary.ram), direct: summary.direct === true, slot: entries.length});
+      entries.push({item: sw, points, curve, ram: record(summary.ram), direct: summary.direct === true, slot});
     }
-    if (!entries.length) return;
     const xs = entries.flatMap((e) => e.points.map((p) => p.file_bytes));
     const ys = entries.flatMap((e) => e.points.map((p) => p.mb_per_s)).filter(isNum);
+    if (!ys.length) return false;
     const xMin = xs.length ? 2 ** Math.floor(Math.log2(Math.min(...xs))) : 2 ** 16;
     const xMax = Math.max(xMin * 2, xs.length ? 2 ** Math.ceil(Math.log2(Math.max(...xs))) : 2 ** 31);
     const yMax = ys.length ? Math.max(...ys) : 0;
@@ -371,13 +437,13 @@
 
     const wrap = h('div', {class: 'chart-wrap'});
     parent.append(wrap);
-    const id = 'chart-sweep-' + (index + 1) + '-' + pair.test.replace(/[^A-Za-z0-9_-]+/g, '_');
+    const id = 'chart-sweep-' + number + '-' + pair.test.replace(/[^A-Za-z0-9_-]+/g, '_').slice(0, 24);
     const toggle = h('input', {type: 'checkbox', class: 'log-toggle'});
     wrap.append(h('div', {class: 'toolbar'}, h('label', {}, toggle, ' logarithmic MB/s axis')));
-    const spec = addChart(wrap, id, 520, title, names, (width) => sweepOption(ctx, width), true);
+    const spec = addChart(wrap, id, title, names, (width, selected) => sweepOption(ctx, width, selected));
     toggle.addEventListener('change', () => {
       ctx.logY = toggle.checked;
-      redraw(spec);
+      redraw(spec, printing ? PRINT_WIDTH_PX : null);
     });
 
     const notes = [];
@@ -396,20 +462,26 @@
     }
     c.append(verdicts);
     if (!wrap.contains(c)) wrap.append(c);
+    return true;
   }
 
   // Knees and RAM sizes as vertical lines. A RAM size that several sweeps share is one
   // grey line (owner -1); the others belong to their sweep's series, so that its legend
-  // entry hides them with it.
+  // entry hides them with it. Markers of one sweep at one size share a line and a label.
   function sweepMarkers(entries, xMin, xMax) {
-    const inside = [];
+    const byLine = new Map(); // "owner|bytes" -> marker
     const outside = [];
+    const add = (owner, bytes, what, type, ownerText) => {
+      const key = owner + '|' + bytes;
+      if (!byLine.has(key)) byLine.set(key, {x: bytes, owner, parts: [], type, ownerText});
+      const m = byLine.get(key);
+      m.parts.push(what);
+      if (type === 'solid') m.type = 'solid';
+    };
     const ram = new Map(); // "client|bytes" -> {kind, bytes, slots}
     for (const e of entries) {
-      if (isNum(e.curve.knee_bytes) && e.curve.knee_bytes > 0) {
-        inside.push({x: e.curve.knee_bytes, text: 'knee ' + fmtBytes(e.curve.knee_bytes) + ' (' + e.item.label + ')',
-          owner: e.slot, type: 'solid'});
-      }
+      if (isNum(e.curve.knee_bytes) && e.curve.knee_bytes > 0)
+        add(e.slot, e.curve.knee_bytes, 'knee ' + fmtBytes(e.curve.knee_bytes), 'solid', e.item.label);
       for (const [field, kind] of [['client_bytes', 'client'], ['nas_bytes', 'NAS']]) {
         const bytes = e.ram[field];
         if (!isNum(bytes) || bytes <= 0) continue;
@@ -418,13 +490,16 @@
         ram.get(key).slots.push(e.slot);
       }
     }
+    const labelOf = new Map(entries.map((e) => [e.slot, e.item.label]));
     for (const {kind, bytes, slots} of ram.values()) {
-      const owners = slots.map((i) => entries[i].item.label);
+      const owners = slots.map((slot) => labelOf.get(slot));
       const what = kind + ' RAM ' + fmtBytes(bytes);
       if (bytes < xMin || bytes > xMax) outside.push(what + ' (' + owners.join(', ') + ')');
-      else if (slots.length === 1) inside.push({x: bytes, text: what + ' (' + owners[0] + ')', owner: slots[0], type: 'dashed'});
-      else inside.push({x: bytes, text: what + (slots.length === entries.length ? '' : ' (' + owners.join(', ') + ')'), owner: -1, type: 'dashed'});
+      else if (slots.length === 1) add(slots[0], bytes, what, 'dashed', owners[0]);
+      else add(-1, bytes, what, 'dashed', slots.length === entries.length ? '' : owners.join(', '));
     }
+    const inside = [...byLine.values()].map((m) =>
+      ({x: m.x, owner: m.owner, type: m.type, text: m.parts.join(' · ') + (m.ownerText ? ' (' + m.ownerText + ')' : '')}));
     return {inside, outside};
   }
 
@@ -436,15 +511,14 @@
     const placed = markers.map((m) => {
       const x = SWEEP_GRID.left + (Math.log2(m.x) - Math.log2(ctx.xMin)) / span * plotPx;
       const w = textWidthPx(m.text, MARKER_FONT_PX) + 8;
+      const fits = (left) => left >= 4 && left + w <= widthPx - 4;
       let align = 'center';
       let left = x - w / 2;
-      if (left + w > widthPx - 4) {
-        align = 'right';
-        left = x - w;
-      }
-      if (left < 4) {
-        align = 'left';
-        left = x;
+      if (!fits(left)) {
+        // Ending at the line or starting at it; when neither fits, the side with more room.
+        const end = fits(x - w) || (!fits(x) && x > widthPx / 2);
+        align = end ? 'right' : 'left';
+        left = end ? x - w : x;
       }
       return {m, align, left, right: left + w, row: 0};
     }).sort((a, b) => a.left - b.left);
@@ -462,15 +536,19 @@
     return {silent: true, symbol: ['none', 'none'], animation: false, data};
   }
 
-  function sweepOption(ctx, widthPx) {
+  function sweepOption(ctx, widthPx, selected) {
     const option = baseOption(ctx.title, ctx.subtitle);
     const names = ctx.entries.map((e) => e.item.label);
-    const labels = placeMarkerLabels(ctx.markers, ctx, widthPx);
-    option.legend = legendOption(names);
-    option.grid = {left: SWEEP_GRID.left, right: SWEEP_GRID.right, top: 84 + labels.rows * MARKER_ROW_PX, bottom: 58};
+    const legend = legendLayout(names, widthPx, selected);
+    const plotWidthPx = widthPx - legend.right;
+    const labels = placeMarkerLabels(ctx.markers, ctx, plotWidthPx);
+    const markerPx = labels.rows * MARKER_ROW_PX;
+    option.legend = legend.legend;
+    option.grid = {left: SWEEP_GRID.left, right: SWEEP_GRID.right + legend.right, top: legend.top - 2 + markerPx,
+      bottom: 58 + legend.bottom};
     // One axis label per power of two when there is room, else every 2nd, 4th...
     const powers = Math.log2(ctx.xMax) - Math.log2(ctx.xMin);
-    const fit = Math.max(1, Math.floor((widthPx - SWEEP_GRID.left - SWEEP_GRID.right) / 64));
+    const fit = Math.max(1, Math.floor((plotWidthPx - SWEEP_GRID.left - SWEEP_GRID.right) / 64));
     const step = [1, 2, 4, 8, 16].find((k) => powers / k <= fit) || 32;
     option.xAxis = valueAxis('File size (binary units, log₂ scale)', {type: 'log', logBase: 2, min: ctx.xMin, max: ctx.xMax,
       interval: step, nameGap: 32, axisLabel: {color: MUTED, fontSize: 11, formatter: (v) => fmtBytes(v), hideOverlap: true},
@@ -489,12 +567,12 @@
       }
       return out;
     };
-    const own = ctx.entries.map(() => []);
+    const own = new Map(ctx.entries.map((e) => [e.slot, []])); // a sweep's slot -> its markers
     const shared = [];
     for (const p of labels.placed) {
       const colour = p.m.owner >= 0 ? PALETTE[p.m.owner % PALETTE.length] : MARKER_GREY;
       const text = p.m.text;
-      (p.m.owner >= 0 ? own[p.m.owner] : shared).push({xAxis: p.m.x, name: text,
+      (p.m.owner >= 0 ? own.get(p.m.owner) : shared).push({xAxis: p.m.x, name: text,
         lineStyle: {color: colour, type: p.m.type, width: p.m.type === 'solid' ? 1.6 : 1.3},
         label: {formatter: () => text, position: 'end', distance: [0, 3 + p.row * MARKER_ROW_PX], align: p.align,
           color: textColour(colour), fontSize: MARKER_FONT_PX, backgroundColor: 'rgba(255,255,255,0.85)', padding: [1, 3]}});
@@ -511,7 +589,7 @@
           const cached = p.cached === true;
           return {value: [p.file_bytes, y], cached, symbol: cached ? symbol : emptySymbol(symbol)};
         }),
-        markLine: markLineOf(own[e.slot]),
+        markLine: markLineOf(own.get(e.slot)),
       };
     });
     // The helper series draws what belongs to no single sweep, and its invisible points
@@ -519,14 +597,15 @@
     const refLines = ctx.shownLines.map((l) => {
       const label = str(l.label, 'reference') + ' ' + fmtLineMBps(l.mb_per_s) + ' MB/s';
       return {yAxis: l.mb_per_s, name: label, lineStyle: {color: MARKER_GREY, type: [8, 4], width: 1.2},
-        label: {formatter: () => label, position: 'insideEndTop', color: MARKER_GREY, fontSize: 11}};
+        label: {formatter: () => label, position: 'insideEndTop', color: MARKER_GREY, fontSize: 11,
+          backgroundColor: 'rgba(255,255,255,0.85)', padding: [1, 3]}};
     });
     option.series.push({
       type: 'line', name: HELPER_SERIES, silent: true, symbol: 'none', lineStyle: {opacity: 0}, z: 2,
       tooltip: {show: false}, data: ctx.shownLines.map((l) => [ctx.xMin, l.mb_per_s]),
       markLine: markLineOf(refLines.concat(shared)),
     });
-    return option;
+    return {option, heightPx: Math.max(440 + markerPx + legend.bottom, legend.minHeight)};
   }
   // ---------------------------------------------------------------- 2. grouped bars
   function renderBars(root, model) {
@@ -547,13 +626,26 @@
     const shown = Math.min(items.length, MAX_SHOWN_SERIES);
     const barPx = shown <= 3 ? 18 : shown <= 8 ? 12 : 7;
     const labels = barPx >= 12 && shown * categories.length <= 160;
-    const height = 140 + categories.length * (shown * barPx + 16);
     const title = 'Throughput by test and direction';
     const names = items.map((it) => it.label);
+    const subtitle = pair ? 'before/after: “' + items[0].label + '” → “' + items[1].label + '”' : 'MB/s, longer is faster';
+    addChart(s, 'chart-bars', title, names, (widthPx, selected) =>
+      barsOption({title, subtitle, names, items, categories, cell, values, pair, labels}, widthPx, selected,
+        categories.length * (shown * barPx + 16)));
+    const notes = [];
+    if (pair) notes.push('Before/after: the bars of “' + items[1].label + '” are labelled with their change against “' + items[0].label + '”.');
+    if (!labels) notes.push('Hover a bar for its value.');
+    if (measures.some((m) => m.run.partial === true)) notes.push('Faded bars with a dashed outline are partial runs (stopped before the end).');
+    notes.push(hiddenNote(names));
+    caption(s, notes);
+  }
 
-    const option = baseOption(title, pair ? 'before/after: ' + items[0].label + ' → ' + items[1].label : 'MB/s, longer is faster');
-    option.legend = legendOption(names, 50);
-    option.grid = {left: 12, right: pair ? 120 : 64, top: 86, bottom: 52};
+  function barsOption(ctx, widthPx, selected, barsPx) {
+    const {items, categories, cell, values, pair} = ctx;
+    const option = baseOption(ctx.title, ctx.subtitle);
+    const legend = legendLayout(ctx.names, widthPx, selected);
+    option.legend = legend.legend;
+    option.grid = {left: 12, right: (pair ? 120 : 64) + legend.right, top: legend.top, bottom: 52 + legend.bottom};
     option.xAxis = valueAxis('Throughput (MB/s)', {min: 0, nameGap: 30});
     option.yAxis = {type: 'category', data: categories, inverse: true, axisLabel: {color: INK, fontSize: 12},
       axisTick: {alignWithLabel: true}, axisLine: {lineStyle: {color: '#8c959f'}}};
@@ -576,7 +668,7 @@
       return {
         type: 'bar', name: it.label, barMaxWidth: 22, barGap: '15%', barCategoryGap: '22%',
         itemStyle: {color: colour},
-        label: {show: labels, position: 'right', fontSize: 11, color: INK,
+        label: {show: ctx.labels, position: 'right', fontSize: 11, color: INK,
           formatter: (p) => barLabel(p.value, pair && i === 1 ? values[0][p.dataIndex] : null)},
         data: values[i].map((v, j) => {
           const m = cell.get(it.key + '\u0000' + categories[j]);
@@ -585,14 +677,7 @@
         }),
       };
     });
-    const box = chartBox(s, 'chart-bars', height, title);
-    addChart(box, title, names, option);
-    const notes = [];
-    if (pair) notes.push('Before/after: the bars of “' + items[1].label + '” are labelled with their change against “' + items[0].label + '”.');
-    if (!labels) notes.push('Hover a bar for its value.');
-    if (measures.some((m) => m.run.partial === true)) notes.push('Faded bars with a dashed outline are partial runs (stopped before the end).');
-    notes.push(hiddenNote(names));
-    caption(s, notes);
+    return {option, heightPx: Math.max(legend.top + 52 + legend.bottom + barsPx, legend.minHeight)};
   }
 
   function barLabel(v, base) {
@@ -624,12 +709,13 @@
   }
 
   // Lines of the measures: colour by test and direction, dash and symbol by item.
-  function measureSeries(m, data, extra) {
+  // Hovering a line fades the others, unless there are so many that it would be slow.
+  function measureSeries(m, data, count, extra) {
     const colour = PALETTE[m.categorySlot % PALETTE.length];
     return Object.assign({
       type: 'line', name: m.name, data, symbol: SYMBOLS[m.itemSlot % SYMBOLS.length], symbolSize: 7,
       itemStyle: {color: colour}, lineStyle: {color: colour, width: 2, type: DASHES[m.itemSlot % DASHES.length]},
-      emphasis: {focus: 'series'},
+      emphasis: count <= MAX_SHOWN_SERIES ? {focus: 'series'} : {},
     }, extra || {});
   }
 
@@ -645,10 +731,58 @@
       return;
     }
     const title = 'Completion latency percentiles';
-    const names = rows.map((r) => r.m.name);
+    const note = addRunChart(s, 'chart-latency', title, rows, latencyOption);
+    caption(s, 'Latency from submission to completion of each I/O, per run and direction; p99.9 is p999 in the JSON.', note);
+  }
+
+  // A chart of a line per run and direction. With more lines than MAX_SHOWN_SERIES it
+  // draws the runs of the items ticked above it, at first the leading items up to that
+  // many lines: hundreds of lines are slow to draw and cannot be read. Returns a note
+  // for the caption.
+  function addRunChart(s, id, title, rows, optionFor) {
+    const items = new Map(); // item key -> {item, count}
+    for (const r of rows) {
+      if (!items.has(r.m.item.key)) items.set(r.m.item.key, {item: r.m.item, count: 0});
+      items.get(r.m.item.key).count += 1;
+    }
+    const chosen = new Set();
+    let lines = 0;
+    for (const {item, count} of items.values()) {
+      if (chosen.size && lines + count > MAX_SHOWN_SERIES) break;
+      chosen.add(item.key);
+      lines += count;
+    }
+    const drawn = () => rows.filter((r) => chosen.has(r.m.item.key));
+    let spec = null;
+    if (chosen.size < items.size) {
+      const picker = h('fieldset', {class: 'picker'}, h('legend', {}, 'Draw the runs of'));
+      for (const {item, count} of items.values()) {
+        const box = h('input', {type: 'checkbox', checked: chosen.has(item.key)});
+        box.addEventListener('change', () => {
+          if (box.checked) chosen.add(item.key);
+          else chosen.delete(item.key);
+          spec.series = drawn().map((r) => r.m.name);
+          redraw(spec, printing ? PRINT_WIDTH_PX : null);
+        });
+        picker.append(h('label', {}, box, ' ' + item.label + ' (' + count + ')'));
+      }
+      s.append(picker);
+    }
+    spec = addChart(s, id, title, drawn().map((r) => r.m.name), (widthPx, selected) => {
+      const d = drawn();
+      return optionFor(title, d.map((r) => r.m.name), d, widthPx, selected);
+    });
+    return chosen.size < items.size
+      ? 'At first the runs of ' + chosen.size + ' of ' + items.size + ' items are drawn (' + lines + ' of ' + rows.length +
+        ' lines); tick items above the chart to draw theirs.'
+      : '';
+  }
+
+  function latencyOption(title, names, rows, widthPx, selected) {
     const option = baseOption(title, 'log scale; colour: test and direction, line style: item');
-    option.legend = legendOption(names, 50);
-    option.grid = {left: 72, right: 36, top: 86, bottom: 52};
+    const legend = legendLayout(names, widthPx, selected);
+    option.legend = legend.legend;
+    option.grid = {left: 72, right: 36 + legend.right, top: legend.top, bottom: 52 + legend.bottom};
     option.xAxis = {type: 'category', data: PERCENTILES.map(([, label]) => label), boundaryGap: false,
       name: 'Percentile', nameLocation: 'middle', nameGap: 30, nameTextStyle: {color: INK},
       axisLabel: {color: INK}, axisLine: {lineStyle: {color: '#8c959f'}}};
@@ -662,10 +796,8 @@
       for (const p of ps) if (isNum(p.value)) out += tooltipRow(p.marker, p.seriesName, fmtUs(p.value));
       return out;
     };
-    option.series = rows.map((r) => measureSeries(r.m, r.values, {connectNulls: true}));
-    const box = chartBox(s, 'chart-latency', 500, title);
-    addChart(box, title, names, option);
-    caption(s, 'Latency from submission to completion of each I/O, per run and direction; p99.9 is p999 in the JSON.', hiddenNote(names));
+    option.series = rows.map((r) => measureSeries(r.m, r.values, rows.length, {connectNulls: true}));
+    return {option, heightPx: Math.max(480 + legend.bottom, legend.minHeight)};
   }
 
   // ---------------------------------------------------------------- 4. over time
@@ -686,10 +818,16 @@
       return;
     }
     const title = 'Per-second throughput';
-    const names = rows.map((r) => r.m.name);
+    const note = addRunChart(s, 'chart-timeline', title, rows, timelineOption);
+    const partial = rows.filter((r) => r.m.run.partial === true).map((r) => r.m.name);
+    caption(s, partial.length ? 'Partial runs (stopped before the end): ' + partial.join('; ') + '.' : '', note);
+  }
+
+  function timelineOption(title, names, rows, widthPx, selected) {
     const option = baseOption(title, 'colour: test and direction, line style: item');
-    option.legend = legendOption(names, 50);
-    option.grid = {left: 64, right: 36, top: 86, bottom: 52};
+    const legend = legendLayout(names, widthPx, selected);
+    option.legend = legend.legend;
+    option.grid = {left: 64, right: 36 + legend.right, top: legend.top, bottom: 52 + legend.bottom};
     option.xAxis = valueAxis('Time since the run started (s)', {min: 0, nameGap: 30});
     option.yAxis = valueAxis('Throughput (MB/s)', {min: 0});
     option.tooltip.trigger = 'axis';
@@ -700,14 +838,11 @@
       for (const p of ps) out += tooltipRow(p.marker, p.seriesName, fmtMBps(p.value[1]) + ' MB/s');
       return out;
     };
-    option.series = rows.map((r) => measureSeries(r.m, r.data, {
+    option.series = rows.map((r) => measureSeries(r.m, r.data, rows.length, {
       showSymbol: r.data.length <= 2, symbolSize: 5, sampling: r.data.length > 600 ? 'lttb' : undefined,
       lineStyle: {color: PALETTE[r.m.categorySlot % PALETTE.length], width: 1.6, type: DASHES[r.m.itemSlot % DASHES.length]},
     }));
-    const box = chartBox(s, 'chart-timeline', 440, title);
-    addChart(box, title, names, option);
-    const partial = rows.filter((r) => r.m.run.partial === true).map((r) => r.m.name);
-    caption(s, partial.length ? 'Partial runs (stopped before the end): ' + partial.join('; ') + '.' : '', hiddenNote(names));
+    return {option, heightPx: Math.max(460 + legend.bottom, legend.minHeight)};
   }
 
   // ---------------------------------------------------------------- 5. facts table
@@ -736,7 +871,7 @@
     const body = h('tbody');
     for (const k of keys) {
       const cells = items.map((it) => factText(k, record(it.raw.facts)[k]));
-      const row = h('tr', {}, h('th', {scope: 'row', class: 'key'}, k));
+      const row = h('tr', {}, h('th', {scope: 'row', class: 'key', title: k}, h('span', {class: 'name'}, k)));
       let differs = false;
       cells.forEach((c, i) => {
         const diff = i > 0 && c.text !== cells[0].text;
@@ -764,9 +899,17 @@
 
   // ---------------------------------------------------------------- page life
   let printing = false;
+  // Printing lays every chart out for the page's width, drawn at twice the resolution
+  // at least; the screen for its box's width.
   function fitCharts(forPrint) {
     printing = forPrint;
-    for (const c of charts) c.chart.resize(forPrint ? {width: PRINT_WIDTH_PX} : undefined);
+    const screenRatio = window.devicePixelRatio || 1;
+    const ratio = forPrint ? Math.max(2, screenRatio) : screenRatio;
+    for (const c of charts) {
+      if (!c.chart) continue;
+      const width = forPrint ? PRINT_WIDTH_PX : c.box.clientWidth;
+      if (width && (width !== c.chart.getWidth() || ratio !== (c.pixelRatio || screenRatio))) redraw(c, width, ratio);
+    }
   }
 
   function watchSize() {
@@ -809,6 +952,7 @@
       ? [renderFacts]
       : [renderSweeps, renderBars, renderLatency, renderTimeline, renderFacts];
     for (const render of sections) renderSection(root, render, model);
+    drawCharts();
     watchSize();
     window.nasperfReport = {
       renderedMs: performance.now(),
@@ -816,5 +960,7 @@
     };
   }
 
-  main();
+  // The data element follows this script in the page.
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', main);
+  else main();
 })();
