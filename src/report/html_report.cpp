@@ -19,13 +19,23 @@ std::string EscapeForScript(std::string_view text) {
   return out;
 }
 
+std::string EscapeJsonForScript(std::string_view json) {
+  std::string out;
+  out.reserve(json.size() + json.size() / 64);
+  for (char c : json) {
+    if (c == '<') out += "\\u003c";
+    else out += c;
+  }
+  return out;
+}
+
 Result<std::string> RenderHtmlReport(const nlohmann::ordered_json& data) {
   std::string html(ReportTemplateHtml());
   const std::pair<const char*, std::string> fills[] = {
       {"/*@NASPERF_CSS@*/", std::string(ReportCss())},
       {"/*@NASPERF_ECHARTS@*/", EscapeForScript(EchartsJs())},
       {"/*@NASPERF_REPORT_JS@*/", EscapeForScript(ReportJs())},
-      {"/*@NASPERF_DATA@*/", EscapeForScript(data.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace))},
+      {"/*@NASPERF_DATA@*/", EscapeJsonForScript(data.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace))},
   };
   // Each placeholder is found before anything is filled in, so no filled-in text (the
   // data may contain anything) can be mistaken for a later placeholder.

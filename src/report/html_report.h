@@ -14,8 +14,12 @@ namespace nasperf {
 // a placeholder (a build error, never the user's).
 Result<std::string> RenderHtmlReport(const nlohmann::ordered_json& data);
 
-// Text safe inside a <script> element: every "</" becomes "<\/", which JSON and
-// JavaScript read as the same two characters.
+// Code safe inside a <script> element: every "</" becomes "<\/", which JavaScript reads
+// as the same two characters.
 std::string EscapeForScript(std::string_view text);
+// JSON safe inside a <script> element: every '<' becomes \u003c, so no text in the data
+// ("</script>", "<!--") can end the element or change how the page parses it. In
+// JSON '<' occurs only inside strings, where the escape means the same character.
+std::string EscapeJsonForScript(std::string_view json);
 
 }  // namespace nasperf

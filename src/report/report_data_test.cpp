@@ -83,14 +83,23 @@ TEST(ReportData, ItemsCarryRunsFactsAndSweepPoints) {
 TEST(HtmlReport, EscapesClosingTagsAndFillsEveryPlaceholder) {
   EXPECT_EQ(EscapeForScript("a</script>b"), "a<\\/script>b");
   EXPECT_EQ(EscapeForScript("<<//"), "<<\\//");
+  EXPECT_EQ(EscapeJsonForScript(R"({"t":"<!--<script>"})"), R"({"t":"\u003c!--\u003cscript>"})");
   nlohmann::ordered_json data = {{"title", "</script><script>alert(1)</script>"}, {"items", nlohmann::json::array()}};
   Result<std::string> html = RenderHtmlReport(data);
   ASSERT_TRUE(html.ok()) << html.status().message();
   EXPECT_EQ(html.value().find("/*@NASPERF_"), std::string::npos) << "a placeholder was left";
   EXPECT_EQ(html.value().find("</script><script>alert(1)"), std::string::npos) << "data closed its script element";
-  EXPECT_NE(html.value().find("<\\/script><script>alert(1)<\\/script>"), std::string::npos);
+  EXPECT_NE(html.value().find("\\u003c/script>\\u003cscript>alert(1)\\u003c/script>"), std::string::npos);
+  // The data reads back as it was.
+  size_t open = html.value().find("id=\"nasperf-data\">");
+  ASSERT_NE(open, std::string::npos);
+  size_t begin = html.value().find('{', open), end = html.value().find("</script>", begin);
+  nlohmann::json back = nlohmann::json::parse(html.value().substr(begin, end - begin), nullptr, false);
+  ASSERT_FALSE(back.is_discarded());
+  EXPECT_EQ(back["title"], "</script><script>alert(1)</script>");
   EXPECT_GT(html.value().size(), EchartsJs().size()) << "the charting library is inside the file";
   EXPECT_GT(EchartsJs().size(), 100000u);
+  EXPECT_NE(EchartsJs().find("echarts"), std::string_view::npos);
   EXPECT_EQ(EchartsJs().find("</script"), std::string::npos);
 }
 
