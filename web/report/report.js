@@ -30,6 +30,17 @@
   const SIDE_LEGEND_FROM = 7;
   const SIDE_LEGEND_PX = 300;
   const NARROW_PX = 900;
+  // The header lists the items one a line up to this many; more go in a closed <details>.
+  const ITEM_LIST_OPEN_MAX = 12;
+  // A reference line below this fraction of the MB/s axis would sit on the axis: named
+  // in the caption instead (on a linear axis; the logarithmic one draws them all).
+  const LOW_LINE_FRACTION = 1 / 30;
+  // Facts: numbers that differ by no more than this (relative to the larger) are alike;
+  // figures that drift between any two runs are never marked.
+  const FACT_TOLERANCE = 0.10;
+  const DRIFTING_FACT = /page_cache_bytes|available_bytes|free_bytes/;
+  // Fact values longer than this wrap in a column of limited width (mount options).
+  const LONG_FACT_CHARS = 40;
   const PERCENTILES = [['p50', 'p50'], ['p90', 'p90'], ['p99', 'p99'], ['p999', 'p99.9'], ['max', 'max']];
   const DIRECTIONS = ['read', 'write'];
   const HELPER_SERIES = '\u200bnasperf markers'; // carries reference lines; not in the legend
@@ -73,6 +84,13 @@
     if (!isNum(v)) return 'n/a';
     const a = Math.abs(v);
     return fmtNumber(v, a >= 100 ? 0 : a >= 10 ? 1 : 2) + ' µs';
+  }
+  // Axis ticks of a log axis: 0.1, 1, 10, 1,000 (no "0.10" beside "1").
+  function fmtAxisNumber(v) {
+    if (!isNum(v)) return '';
+    const a = Math.abs(v);
+    if (a >= 1) return fmtNumber(v, Number.isInteger(v) ? 0 : 1);
+    return String(Number(v.toPrecision(2)));
   }
   function fmtPct(v) {
     return (v > 0 ? '+' : '') + v.toFixed(1) + ' %';
@@ -164,7 +182,10 @@
       for (const run of item.runs) {
         for (const dir of DIRECTIONS) {
           if (!run[dir] || typeof run[dir] !== 'object') continue;
-          const base = runLabel(run) + ' ' + dir;
+          const label = runLabel(run);
+          // A plain run's label starts with its rw ("read 1 MiB Q1T1"): no second "read".
+          const rw = run.test ? '' : str(record(run.job).rw, '');
+          const base = /^(rand)?(read|write)$/.test(rw) && rw.endsWith(dir) ? label : label + ' ' + dir;
           const n = (count.get(base) || 0) + 1;
           count.set(base, n);
           const category = n === 1 ? base : base + ' (' + n + ')';
@@ -198,6 +219,7 @@
   // page is laid out. build(widthPx, selected) -> {option, heightPx}: a chart's layout
   // follows its width (screen, phone, printed page); `selected` is the legend state.
   const charts = []; // {id, title, series, box, build, chart}
+  const afterCharts = []; // DOM to insert once the charts have their widths
 
   function addChart(parent, id, title, series, build) {
     const box = h('div', {class: 'chart', id, role: 'img', 'aria-label': title});
@@ -267,7 +289,8 @@
     };
   }
 
-  // Where the legend goes: a few entries above the plot; many on the right of a wide
+  // Where the legend goes: a few entries above the plot when they fit one row; many or
+  // long ones on the right of a wide
   // chart, one a line; on a narrow one (a phone, a printed page) the shown entries below
   // the plot, all visible. The first MAX_SHOWN_SERIES entries start shown. Returns the
   // legend and the room it takes: {legend, top, right, bottom, minHeight} in px.
@@ -278,7 +301,9 @@
     });
     const common = {type: 'scroll', data: names, selected: sel, itemWidth: 30, itemHeight: 12,
       textStyle: {fontSize: 12, color: INK}, pageTextStyle: {color: MUTED}};
-    if (names.length < SIDE_LEGEND_FROM) {
+    // A few short names fit one row above the plot; longer ones would page and be cut.
+    const oneRow = () => names.reduce((sum, n) => sum + 30 + 5 + textWidthPx(n, 12) + 16, 0) <= widthPx - 24;
+    if (names.length < SIDE_LEGEND_FROM && oneRow()) {
       return {legend: Object.assign(common, {top: 50, left: 12, right: 12, itemGap: 16}), top: 86, right: 0, bottom: 0, minHeight: 0};
     }
     if (widthPx >= NARROW_PX) {
@@ -362,8 +387,18 @@
       h('h1', {}, str(d.title, 'nasperf report')), meta,
       h('p', {class: 'units'}, 'Units: MB/s = 10⁶ bytes per second; file and block sizes in binary units ' +
         '(1 KiB = 1024 bytes, MiB, GiB); latency in microseconds (µs).'),
-      model.items.length ? h('div', {class: 'item-list'}, h('h2', {}, 'Items'), items) : h('p', {class: 'note'}, 'The report has no items.'));
+      model.items.length ? h('div', {class: 'item-list'}, h('h2', {}, 'Items'), itemList(model.items, items))
+        : h('p', {class: 'note'}, 'The report has no items.'));
     root.append(header);
+  }
+
+  // A long list stays closed (and is not laid out) until the reader opens it.
+  function itemList(items, ul) {
+    if (items.length <= ITEM_LIST_OPEN_MAX) return ul;
+    const kinds = new Map();
+    for (const it of items) kinds.set(it.kind, (kinds.get(it.kind) || 0) + 1);
+    const byKind = [...kinds].map(([kind, n]) => n + ' ' + kind).join(', ');
+    return h('details', {class: 'items-more'}, h('summary', {}, items.length + ' items (' + byKind + ')'), ul);
   }
 
   function renderNav(root, sections) {
@@ -424,15 +459,19 @@
     const xMax = Math.max(xMin * 2, xs.length ? 2 ** Math.ceil(Math.log2(Math.max(...xs))) : 2 ** 31);
     const yMax = ys.length ? Math.max(...ys) : 0;
     const lines = list(model.data.lines).map(record).filter((l) => isNum(l.mb_per_s) && l.mb_per_s > 0);
-    // A reference line far above the data would flatten the curves: leave it out, say so.
-    const shownLines = lines.filter((l) => yMax <= 0 || l.mb_per_s <= 3 * yMax);
-    const hiddenLines = lines.filter((l) => !shownLines.includes(l));
+    // A reference line far above the data would flatten the curves, one far below it
+    // would sit on the axis: leave them out, say so.
+    const highLines = lines.filter((l) => yMax > 0 && l.mb_per_s > 3 * yMax);
+    const inRange = lines.filter((l) => !highLines.includes(l));
+    const axisTop = Math.max(yMax, ...inRange.map((l) => l.mb_per_s));
+    const lowLines = inRange.filter((l) => l.mb_per_s < axisTop * LOW_LINE_FRACTION);
+    const shownLines = inRange.filter((l) => !lowLines.includes(l));
     const markers = sweepMarkers(entries, xMin, xMax);
 
     const title = pair.test + ': throughput against file size' + (manyRecords ? ', ' + fmtBytes(pair.recordBytes) + ' records' : '');
     const subtitle = (isNum(pair.recordBytes) ? fmtBytes(pair.recordBytes) + ' records · ' : '') +
       'filled symbols: cached, hollow: uncached';
-    const ctx = {title, subtitle, entries, xMin, xMax, shownLines, markers: markers.inside, logY: false};
+    const ctx = {title, subtitle, entries, xMin, xMax, shownLines, lowLines, markers: markers.inside, logY: false};
     const names = entries.map((e) => e.item.label);
 
     const wrap = h('div', {class: 'chart-wrap'});
@@ -447,8 +486,10 @@
     });
 
     const notes = [];
-    if (hiddenLines.length)
-      notes.push('Reference lines above the chart: ' + hiddenLines.map((l) => str(l.label, 'line') + ' ' + fmtLineMBps(l.mb_per_s) + ' MB/s').join('; ') + '.');
+    const lineList = (ls) => ls.map((l) => str(l.label, 'line') + ' ' + fmtLineMBps(l.mb_per_s) + ' MB/s').join('; ');
+    if (highLines.length) notes.push('Reference lines above the chart: ' + lineList(highLines) + '.');
+    if (lowLines.length)
+      notes.push('Reference lines too low to draw on this scale (the logarithmic axis shows them): ' + lineList(lowLines) + '.');
     if (markers.outside.length) notes.push('Outside the file sizes swept: ' + markers.outside.join('; ') + '.');
     for (const e of entries) if (e.direct) notes.push(e.item.label + ' ran with direct I/O: every point is uncached.');
     const c = caption(wrap, notes);
@@ -594,19 +635,35 @@
     });
     // The helper series draws what belongs to no single sweep, and its invisible points
     // stretch the MB/s axis to the reference lines.
-    const refLines = ctx.shownLines.map((l) => {
-      const label = str(l.label, 'reference') + ' ' + fmtLineMBps(l.mb_per_s) + ' MB/s';
-      return {yAxis: l.mb_per_s, name: label, lineStyle: {color: MARKER_GREY, type: [8, 4], width: 1.2},
-        label: {formatter: () => label, position: 'insideEndTop', color: MARKER_GREY, fontSize: 11,
-          backgroundColor: 'rgba(255,255,255,0.85)', padding: [1, 3]}};
-    });
+    const drawnLines = (ctx.logY ? ctx.shownLines.concat(ctx.lowLines) : ctx.shownLines).slice().sort((a, b) => a.mb_per_s - b.mb_per_s);
+    const refLines = referenceLines(drawnLines, ctx, widthPx - legend.right, 440 + markerPx - option.grid.top - option.grid.bottom);
     option.series.push({
       type: 'line', name: HELPER_SERIES, silent: true, symbol: 'none', lineStyle: {opacity: 0}, z: 2,
-      tooltip: {show: false}, data: ctx.shownLines.map((l) => [ctx.xMin, l.mb_per_s]),
+      tooltip: {show: false}, data: drawnLines.map((l) => [ctx.xMin, l.mb_per_s]),
       markLine: markLineOf(refLines.concat(shared)),
     });
     return {option, heightPx: Math.max(440 + markerPx + legend.bottom, legend.minHeight)};
   }
+
+  // Horizontal reference lines, lowest first. Labels of lines closer than two label
+  // heights on the plot are staggered along the line, each left of the one below it.
+  function referenceLines(lines, ctx, plotWidthPx, plotHeightPx) {
+    const top = Math.max(...lines.map((l) => l.mb_per_s), ...ctx.entries.flatMap((e) => e.points.map((p) => p.mb_per_s)).filter(isNum));
+    const yPx = (v) => (ctx.logY ? Math.log10(Math.max(v, 1e-9)) / Math.log10(Math.max(top, 10)) : v / top) * plotHeightPx;
+    let prev = -Infinity;
+    let prevEnd = 0; // how far left of the plot's end the previous label reaches
+    return lines.map((l) => {
+      const label = str(l.label, 'reference') + ' ' + fmtLineMBps(l.mb_per_s) + ' MB/s';
+      const y = yPx(l.mb_per_s);
+      const offset = y - prev < 2 * MARKER_ROW_PX ? Math.min(prevEnd + 8, Math.max(0, plotWidthPx / 2)) : 0;
+      prev = y;
+      prevEnd = offset + textWidthPx(label, 11) + 6;
+      return {yAxis: l.mb_per_s, name: label, lineStyle: {color: MARKER_GREY, type: [8, 4], width: 1.2},
+        label: {formatter: () => label, position: 'insideEndTop', distance: [offset, 2],
+          color: MARKER_GREY, fontSize: 11, backgroundColor: 'rgba(255,255,255,0.85)', padding: [1, 3]}};
+    });
+  }
+
   // ---------------------------------------------------------------- 2. grouped bars
   function renderBars(root, model) {
     const s = section(root, 'bars', 'Throughput by test (quick suites, runs and imports)');
@@ -622,18 +679,21 @@
       const m = cell.get(it.key + '\u0000' + c);
       return m ? m.figures.mb_per_s : null;
     }));
-    const pair = items.length === 2;
+    // Two or three items compare against the first (before/after, or two candidates).
+    const pair = items.length === 2 || items.length === 3;
     const shown = Math.min(items.length, MAX_SHOWN_SERIES);
     const barPx = shown <= 3 ? 18 : shown <= 8 ? 12 : 7;
     const labels = barPx >= 12 && shown * categories.length <= 160;
     const title = 'Throughput by test and direction';
     const names = items.map((it) => it.label);
-    const subtitle = pair ? 'before/after: “' + items[0].label + '” → “' + items[1].label + '”' : 'MB/s, longer is faster';
+    const subtitle = pair ? 'before/after: “' + items[0].label + '” → ' + items.slice(1).map((it) => '“' + it.label + '”').join(', ')
+      : 'MB/s, longer is faster';
     addChart(s, 'chart-bars', title, names, (widthPx, selected) =>
       barsOption({title, subtitle, names, items, categories, cell, values, pair, labels}, widthPx, selected,
         categories.length * (shown * barPx + 16)));
     const notes = [];
-    if (pair) notes.push('Before/after: the bars of “' + items[1].label + '” are labelled with their change against “' + items[0].label + '”.');
+    if (pair) notes.push('Before/after: the bars of ' + items.slice(1).map((it) => '“' + it.label + '”').join(' and ') +
+      ' are labelled with their change against “' + items[0].label + '”.');
     if (!labels) notes.push('Hover a bar for its value.');
     if (measures.some((m) => m.run.partial === true)) notes.push('Faded bars with a dashed outline are partial runs (stopped before the end).');
     notes.push(hiddenNote(names));
@@ -659,7 +719,7 @@
       for (const p of rows) {
         const m = cell.get(items[p.seriesIndex].key + '\u0000' + category);
         if (!m) continue;
-        out += tooltipRow(p.marker, p.seriesName, runSummary(m, pair && p.seriesIndex === 1 ? values[0][p.dataIndex] : null));
+        out += tooltipRow(p.marker, p.seriesName, runSummary(m, pair && p.seriesIndex > 0 ? values[0][p.dataIndex] : null));
       }
       return out;
     };
@@ -669,7 +729,7 @@
         type: 'bar', name: it.label, barMaxWidth: 22, barGap: '15%', barCategoryGap: '22%',
         itemStyle: {color: colour},
         label: {show: ctx.labels, position: 'right', fontSize: 11, color: INK,
-          formatter: (p) => barLabel(p.value, pair && i === 1 ? values[0][p.dataIndex] : null)},
+          formatter: (p) => barLabel(p.value, pair && i > 0 ? values[0][p.dataIndex] : null)},
         data: values[i].map((v, j) => {
           const m = cell.get(it.key + '\u0000' + categories[j]);
           if (!m || m.run.partial !== true) return v;
@@ -754,8 +814,9 @@
     }
     const drawn = () => rows.filter((r) => chosen.has(r.m.item.key));
     let spec = null;
+    let picker = null;
     if (chosen.size < items.size) {
-      const picker = h('fieldset', {class: 'picker'}, h('legend', {}, 'Draw the runs of'));
+      picker = h('fieldset', {class: 'picker'}, h('legend', {}, 'Draw the runs of'));
       for (const {item, count} of items.values()) {
         const box = h('input', {type: 'checkbox', checked: chosen.has(item.key)});
         box.addEventListener('change', () => {
@@ -766,12 +827,13 @@
         });
         picker.append(h('label', {}, box, ' ' + item.label + ' (' + count + ')'));
       }
-      s.append(picker);
     }
     spec = addChart(s, id, title, drawn().map((r) => r.m.name), (widthPx, selected) => {
       const d = drawn();
       return optionFor(title, d.map((r) => r.m.name), d, widthPx, selected);
     });
+    // Hundreds of check boxes cost layout time; they do not change the chart's width.
+    if (chosen.size < items.size) afterCharts.push(() => spec.box.before(picker));
     return chosen.size < items.size
       ? 'At first the runs of ' + chosen.size + ' of ' + items.size + ' items are drawn (' + lines + ' of ' + rows.length +
         ' lines); tick items above the chart to draw theirs.'
@@ -787,7 +849,7 @@
       name: 'Percentile', nameLocation: 'middle', nameGap: 30, nameTextStyle: {color: INK},
       axisLabel: {color: INK}, axisLine: {lineStyle: {color: '#8c959f'}}};
     option.yAxis = valueAxis('Latency (µs, log scale)', {type: 'log', logBase: 10, nameGap: 56,
-      axisLabel: {color: MUTED, fontSize: 11, formatter: (v) => fmtNumber(v, v < 1 ? 2 : 0)}});
+      axisLabel: {color: MUTED, fontSize: 11, formatter: fmtAxisNumber}});
     option.tooltip.trigger = 'axis';
     option.tooltip.formatter = (params) => {
       const ps = list(params);
@@ -863,36 +925,68 @@
       skipNote(s, 'The selected items carry no job or inventory facts.');
       return;
     }
+    // Tags first: they are what the user set apart between the items.
+    const isTag = (k) => k.startsWith('tags.');
+    keys.sort((a, b) => Number(isTag(b)) - Number(isTag(a))); // stable: data order otherwise
     const filter = h('input', {type: 'checkbox'});
     s.append(h('div', {class: 'toolbar'}, h('label', {}, filter, ' show only the rows that differ')));
-    s.append(h('p', {class: 'intro'}, 'Cells marked ≠ differ from the first column (' + items[0].label + '); “varies” means the field differs between the runs of one item.'));
+    s.append(h('p', {class: 'intro'}, 'Cells marked ≠ differ from the first column (' + items[0].label + '); numbers within ' +
+      FACT_TOLERANCE * 100 + ' % of it and figures that change between any two runs (page cache, free and available bytes) ' +
+      'are not marked. “varies” means the field differs between the runs of one item.'));
     const head = h('tr', {}, h('th', {scope: 'col', class: 'key'}, 'Fact'),
       items.map((it) => h('th', {scope: 'col'}, it.label, h('span', {class: 'sub'}, it.kind + ' · ' + it.key))));
     const body = h('tbody');
     for (const k of keys) {
-      const cells = items.map((it) => factText(k, record(it.raw.facts)[k]));
+      const values = items.map((it) => record(it.raw.facts)[k]);
+      const cells = values.map((v) => factText(k, v));
       const row = h('tr', {}, h('th', {scope: 'row', class: 'key', title: k}, h('span', {class: 'name'}, k)));
       let differs = false;
       cells.forEach((c, i) => {
-        const diff = i > 0 && c.text !== cells[0].text;
+        const diff = i > 0 && factsDiffer(k, values[0], values[i], cells[0].text, c.text);
         differs = differs || diff;
-        const td = h('td', {class: [diff ? 'differs' : '', c.cls].filter(Boolean).join(' ') || null, title: c.title},
-          diff ? h('span', {class: 'diff-mark', title: 'differs from the first column'}, '≠ ') : null, c.text);
+        const long = c.text.length > LONG_FACT_CHARS;
+        const td = h('td', {class: [diff ? 'differs' : '', c.cls, long ? 'long' : ''].filter(Boolean).join(' ') || null, title: c.title},
+          diff ? h('span', {class: 'diff-mark', title: 'differs from the first column'}, '≠ ') : null,
+          long ? breakable(c.text) : c.text);
         row.append(td);
       });
       if (differs) row.classList.add('has-diff');
       body.append(row);
     }
     const table = h('table', {class: 'facts'}, h('thead', {}, head), body);
-    s.append(h('div', {class: 'table-scroll'}, table));
+    const holder = h('div', {class: 'table-scroll'});
+    s.append(holder);
     filter.addEventListener('change', () => table.classList.toggle('only-diff', filter.checked));
+    // A table of hundreds of columns costs a long layout: it goes in after the charts
+    // have read their widths (see main).
+    afterCharts.push(() => holder.append(table));
+  }
+
+  // A long value (mount options) with line-break opportunities after its commas.
+  function breakable(text) {
+    return text.split(/(?<=,)/).flatMap((part, i) => (i ? [h('wbr'), part] : [part]));
+  }
+
+  // Whether a fact differs enough to mark: tags whenever their text differs; numbers by
+  // more than FACT_TOLERANCE of the larger; drifting figures never.
+  function factsDiffer(key, a, b, textA, textB) {
+    if (textA === textB) return false;
+    if (key.startsWith('tags.')) return true;
+    if (DRIFTING_FACT.test(key)) return false;
+    const x = typeof a === 'string' && a.trim() !== '' ? Number(a) : a;
+    const y = typeof b === 'string' && b.trim() !== '' ? Number(b) : b;
+    if (isNum(x) && isNum(y)) {
+      const larger = Math.max(Math.abs(x), Math.abs(y));
+      return larger > 0 && Math.abs(x - y) / larger > FACT_TOLERANCE;
+    }
+    return true;
   }
 
   function factText(key, v) {
     if (v === undefined) return {text: '—', cls: 'missing', title: 'not recorded'};
     if (v === null) return {text: 'n/a', cls: 'missing'};
     if (v === 'varies') return {text: 'varies', cls: 'varies'};
-    if (isNum(v) && /(_bytes|^job\.bs|^job\.size)$/.test(key) && v >= 1024) return {text: fmtBytes(v), title: String(v) + ' bytes'};
+    if (isNum(v) && /(_bytes|^job\.bs|^job\.size)$/.test(key)) return {text: fmtBytes(v), title: fmtNumber(v, 0) + ' bytes'};
     if (typeof v === 'object') return {text: JSON.stringify(v)};
     return {text: String(v)};
   }
@@ -953,6 +1047,7 @@
       : [renderSweeps, renderBars, renderLatency, renderTimeline, renderFacts];
     for (const render of sections) renderSection(root, render, model);
     drawCharts();
+    for (const insert of afterCharts) insert();
     watchSize();
     window.nasperfReport = {
       renderedMs: performance.now(),
