@@ -133,8 +133,11 @@ CurveAnalysis AnalyseCurve(const std::vector<CurvePoint>& points, const CacheRam
   bool rising = false;
   // One point after a fall is not a plateau: noise on a single large file looks the same.
   if (measured.size() - tail < kMinPlateauPoints) {
-    result.verdict = "no knee: only the largest file is slower, and one point is not a plateau; raise --max to see "
-                     "whether the fall persists";
+    const bool slower = measured.back().mb_per_s < measured[measured.size() - 2].mb_per_s;
+    result.verdict = slower ? "no knee: only the largest file is slower, and one point is not a plateau; raise --max "
+                              "to see whether the fall persists"
+                            : "no knee: the largest file differs from the one before by more than 25 %, and one "
+                              "point is not a plateau; the curve is too noisy at its end to place a knee";
     return result;
   }
   if (tail > 0) {

@@ -211,6 +211,14 @@ TEST(CacheAnalysis, OneSlowLargestFileIsNotAPlateau) {
   CurveAnalysis a = AnalyseCurve(points, CacheRam{24000ull << 20, std::nullopt}, false);
   EXPECT_FALSE(a.knee_bytes);
   EXPECT_NE(a.verdict.find("one point is not a plateau"), std::string::npos) << a.verdict;
+  EXPECT_NE(a.verdict.find("only the largest file is slower"), std::string::npos) << a.verdict;
+
+  // A dip just before the end: the last point is not slower, so the sentence must not say it is.
+  points[3].mb_per_s = 300;
+  points[4].mb_per_s = 2000;
+  CurveAnalysis dip = AnalyseCurve(points, CacheRam{24000ull << 20, std::nullopt}, false);
+  EXPECT_FALSE(dip.knee_bytes);
+  EXPECT_EQ(dip.verdict.find("slower"), std::string::npos) << dip.verdict;
 }
 
 }  // namespace
