@@ -1,6 +1,8 @@
 // Size and duration parsing; see units.h for the accepted forms.
 #include "core/units.h"
 
+#include <cstdio>
+
 #include <cctype>
 #include <cmath>
 #include <limits>
@@ -98,6 +100,14 @@ std::string FormatSize(uint64_t bytes) {
     ++unit;
   }
   return fmt::format("{:.1f} {}", scaled, kUnits[unit]);
+}
+
+std::string FormatApproxSize(uint64_t bytes) {
+  constexpr double kMiB = 1024.0 * 1024, kGiB = kMiB * 1024;
+  char text[32];
+  if (bytes >= (1ull << 30)) std::snprintf(text, sizeof text, "%.1f GiB", static_cast<double>(bytes) / kGiB);
+  else std::snprintf(text, sizeof text, "%.0f MiB", static_cast<double>(bytes) / kMiB);
+  return text;
 }
 
 }  // namespace nasperf

@@ -15,5 +15,8 @@ Result<uint64_t> ParseSize(const std::string& text);
 Result<double> ParseDuration(const std::string& text);
 // 1048576 -> "1 MiB", 1500 -> "1500 B": exact binary units when they divide evenly.
 std::string FormatSize(uint64_t bytes);
+// Sizes that are rarely whole units, like RAM: "23.4 GiB" (one decimal from 1 GiB up),
+// "256 MiB" below.
+std::string FormatApproxSize(uint64_t bytes);
 
 }  // namespace nasperf

@@ -53,6 +53,9 @@ TEST(FormatSize, ExactBinaryUnits) {
   EXPECT_EQ(FormatSize(4096), "4 KiB");
   EXPECT_EQ(FormatSize(1 << 20), "1 MiB");
   EXPECT_EQ(FormatSize(1000), "1000 B");
+  EXPECT_EQ(FormatApproxSize(25276026880ull), "23.5 GiB");
+  EXPECT_EQ(FormatApproxSize(256ull << 20), "256 MiB");
+  EXPECT_EQ(FormatApproxSize(1ull << 30), "1.0 GiB");
   EXPECT_EQ(FormatSize(1500), "1.5 KiB");
   EXPECT_EQ(FormatSize(85677809664ull), "79.8 GiB");
   EXPECT_EQ(FormatSize(3 * 1024 * 1024 + 512 * 1024), "3.5 MiB");

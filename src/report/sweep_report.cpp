@@ -25,8 +25,8 @@ std::string Cell(const RunResult* p) {
 }
 
 std::string RamText(const CacheRam& ram) {
-  std::string out = fmt::format("client RAM {:.1f} GiB", static_cast<double>(ram.client_bytes) / (1ull << 30));
-  if (ram.nas_bytes) out += fmt::format(", NAS RAM {:.1f} GiB", static_cast<double>(*ram.nas_bytes) / (1ull << 30));
+  std::string out = "client RAM " + FormatApproxSize(ram.client_bytes);
+  if (ram.nas_bytes) out += ", NAS RAM " + FormatApproxSize(*ram.nas_bytes);
   return out;
 }
 

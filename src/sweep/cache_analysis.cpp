@@ -16,8 +16,6 @@ namespace {
 constexpr double kPlateauFactor = 1.25;
 // Points the uncached plateau needs before a fall into it counts as a knee.
 constexpr size_t kMinPlateauPoints = 2;
-constexpr uint64_t kGiB = uint64_t{1} << 30;
-constexpr uint64_t kMiB = uint64_t{1} << 20;
 
 // Multiplications only, so that a zero rate cannot divide by zero.
 bool Within(double a, double b) { return a <= b * kPlateauFactor && b <= a * kPlateauFactor; }
@@ -35,12 +33,6 @@ std::optional<double> MedianOfMarked(const std::vector<CurvePoint>& points, bool
     if (p.cached == cached) rates.push_back(p.mb_per_s);
   if (rates.empty()) return std::nullopt;
   return Median(std::move(rates));
-}
-
-// RAM sizes are rarely whole units, and a reader wants "23.4 GiB", not "23961.6 MiB".
-std::string FormatRam(uint64_t bytes) {
-  if (bytes >= kGiB) return fmt::format("{:.1f} GiB", static_cast<double>(bytes) / kGiB);
-  return fmt::format("{:.0f} MiB", static_cast<double>(bytes) / kMiB);
 }
 
 // Index where the uncached plateau begins: the largest files are the ones no cache
@@ -81,8 +73,8 @@ CurveAnalysis AnalyseDirect(const std::vector<CurvePoint>& points) {
 }
 
 std::string KneeVerdict(uint64_t knee_bytes, const CacheRam& ram) {
-  std::string verdict = "knee at " + FormatSize(knee_bytes) + "; client RAM " + FormatRam(ram.client_bytes);
-  if (ram.nas_bytes) verdict += "; NAS RAM " + FormatRam(*ram.nas_bytes);
+  std::string verdict = "knee at " + FormatSize(knee_bytes) + "; client RAM " + FormatApproxSize(ram.client_bytes);
+  if (ram.nas_bytes) verdict += "; NAS RAM " + FormatApproxSize(*ram.nas_bytes);
   verdict += "; this curve is cache-bound below it";
   if (knee_bytes < ram.total() / 4)
     verdict +=
@@ -96,7 +88,7 @@ std::string NoKneeVerdict(const std::vector<CurvePoint>& points, const CacheRam&
   bool all_cached = true;
   for (const CurvePoint& p : points) all_cached = all_cached && p.cached;
   if (all_cached)
-    return "no knee: every file fits in RAM (" + FormatRam(ram.total()) +
+    return "no knee: every file fits in RAM (" + FormatApproxSize(ram.total()) +
            "), so every point may be served by the page cache; raise --max past the RAM to see the uncached "
            "plateau";
   std::string range = "from " + FormatSize(points.front().file_bytes) + " to " + FormatSize(points.back().file_bytes);

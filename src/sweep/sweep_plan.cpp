@@ -11,10 +11,6 @@
 namespace nasperf {
 namespace {
 
-std::string FormatRam(uint64_t bytes) {
-  return fmt::format("{:.1f} GiB", static_cast<double>(bytes) / (1ull << 30));
-}
-
 std::vector<std::string> SplitList(const std::string& list) {
   std::vector<std::string> items;
   std::stringstream in(list);
@@ -138,13 +134,13 @@ Result<SweepPlan> PlanSweep(const SweepPlanInput& in) {
     plan.max_bytes = plan.sizes.back();
     plan.max_reason = "--max " + FormatSize(plan.max_bytes) + " by default: ";
     plan.max_reason += twice_ram <= usable
-                           ? "twice the " + FormatRam(in.cache_ram_bytes) + " of RAM that can cache the file"
-                           : "twice the RAM (" + FormatRam(in.cache_ram_bytes) + ") capped by the free space at " +
+                           ? "twice the " + FormatApproxSize(in.cache_ram_bytes) + " of RAM that can cache the file"
+                           : "twice the RAM (" + FormatApproxSize(in.cache_ram_bytes) + ") capped by the free space at " +
                                  in.target + " (" + FormatSize(in.free_bytes) + ", of which a sweep uses at most " +
                                  fmt::format("{:.0f}", kFreeSpaceShare * 100) + " %)";
   }
   if (plan.max_bytes <= in.cache_ram_bytes)
-    plan.notes.push_back("every file fits in the RAM that can cache it (" + FormatRam(in.cache_ram_bytes) +
+    plan.notes.push_back("every file fits in the RAM that can cache it (" + FormatApproxSize(in.cache_ram_bytes) +
                          "): buffered points cannot show the uncached plateau; --direct or a larger --max would");
 
   std::vector<std::string> skipped, partial;
