@@ -67,7 +67,10 @@ DirectionResult SummariseDirection(uint64_t bytes, uint64_t ios, double seconds,
   return d;
 }
 
-RunOutcome RunJob(const JobSpec& job, Target& target, const RunLabels& labels, const RunHooks& hooks) {
+namespace {
+
+// What every outcome of `job` starts with, finished or not.
+RunOutcome StartOutcome(const JobSpec& job, const Target& target, const RunLabels& labels) {
   RunOutcome outcome;
   RunResult& r = outcome.result;
   r.name = labels.name;
@@ -75,6 +78,14 @@ RunOutcome RunJob(const JobSpec& job, Target& target, const RunLabels& labels, c
   r.target = target.description();
   r.job = job;
   r.engine = ResolveEngineName(job, target.is_null());
+  return outcome;
+}
+
+}  // namespace
+
+RunOutcome RunJob(const JobSpec& job, Target& target, const RunLabels& labels, const RunHooks& hooks) {
+  RunOutcome outcome = StartOutcome(job, target, labels);
+  RunResult& r = outcome.result;
 
   Result<std::vector<WorkerFile>> files = target.Open(job);
   if (!files.ok()) {
@@ -245,12 +256,7 @@ RunOutcome RunRepeated(const JobSpec& job, Target& target, const RunLabels& labe
   for (uint32_t i = 0; i < job.repeat; ++i) {
     if (hooks.before_repeat) {
       if (Status s = hooks.before_repeat(i); !s.ok()) {
-        RunOutcome failed;
-        failed.result.name = labels.name;
-        failed.result.tags = labels.tags;
-        failed.result.target = target.description();
-        failed.result.job = job;
-        failed.result.engine = ResolveEngineName(job, target.is_null());
+        RunOutcome failed = StartOutcome(job, target, labels);
         failed.result.partial = true;
         failed.result.error = s.message();
         failed.status = s;

@@ -299,5 +299,28 @@ TEST(Runner, RepeatReportsTheMedianAndEveryFigure) {
   }
 }
 
+TEST(Runner, FailedBeforeRepeatHookKeepsTheFinishedRepeats) {
+  Result<std::unique_ptr<Target>> target = MakeTarget("null:", {});
+  JobSpec job;
+  job.bs = kBlock;
+  job.size = 4 << 20;
+  job.repeat = 3;
+  RunHooks hooks;
+  std::vector<uint32_t> calls;
+  hooks.before_repeat = [&](uint32_t repeat) -> Status {
+    calls.push_back(repeat);
+    return repeat == 1 ? Status::Io("cache drop failed") : Status::Ok();
+  };
+  RunOutcome outcome = RunRepeated(job, *target.value(), RunLabels{"named", {}}, hooks);
+  EXPECT_EQ(calls, (std::vector<uint32_t>{0, 1}));
+  EXPECT_FALSE(outcome.status.ok());
+  EXPECT_TRUE(outcome.result.partial);
+  EXPECT_EQ(outcome.result.error, "cache drop failed");
+  EXPECT_EQ(outcome.result.name, "named");
+  EXPECT_EQ(outcome.result.target, "null:");
+  ASSERT_EQ(outcome.result.repeats.size(), 1u) << "the repeat finished before the failure is kept";
+  EXPECT_GT(outcome.result.repeats[0].read_mb_per_s, 0);
+}
+
 }  // namespace
 }  // namespace nasperf
