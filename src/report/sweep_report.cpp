@@ -16,12 +16,13 @@ const RunResult* FindPoint(const std::vector<RunResult>& points, uint64_t size, 
   return nullptr;
 }
 
+bool Noisy(const RunResult* p) { return p && !p->repeats.empty() && SummariseRepeats(RepeatTotals(*p)).noisy; }
+
 std::string Cell(const RunResult* p) {
   if (!p) return "-";
   if (p->partial) return "partial";
   std::string mark = p->cached.value_or(false) ? " c" : "  ";
-  bool noisy = !p->repeats.empty() && SummariseRepeats(RepeatTotals(*p)).noisy;
-  return fmt::format("{:.1f}{}{}", PointMbPerS(*p), noisy ? "!" : "", mark);
+  return fmt::format("{:.1f}{}{}", PointMbPerS(*p), Noisy(p) ? "!" : "", mark);
 }
 
 std::string RamText(const CacheRam& ram) {
@@ -55,7 +56,7 @@ std::string SweepTable(const SweepSummary& s, const std::vector<RunResult>& poin
       for (const std::string& test : s.tests) {
         const RunResult* p = FindPoint(points, size, record, test);
         any_cached = any_cached || (p && p->cached.value_or(false));
-        any_noisy = any_noisy || (p && !p->repeats.empty() && SummariseRepeats(RepeatTotals(*p)).noisy);
+        any_noisy = any_noisy || Noisy(p);
         out += fmt::format(" {:>13}", Cell(p));
       }
       out += "\n";
