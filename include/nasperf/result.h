@@ -90,6 +90,12 @@ struct RunResult {
   // What the run ran on (sysinfo/inventory.h): CPU, RAM, OS, file system, devices.
   // Unknown fields are null; an empty object when not gathered (imports).
   nlohmann::ordered_json inventory = nlohmann::ordered_json::object();
+  // Where the job ran: "client" (this machine) or "nas" (an agent ran it on its own
+  // disks, `--on`); the inventory then describes the NAS.
+  std::string measured_on = "client";
+  // What an agent sampled at 1 Hz on the NAS while the run went on (telemetry/): the
+  // series and its summary. null when no agent was asked.
+  nlohmann::ordered_json telemetry;
 };
 
 // Total MB/s (read + write) of every repeat, in the order they ran.
