@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# Lab test: lab/nas-lab brings the emulated NAS up, its servers answer real clients, the
+# link changes on a running lab, and `down` — or a failed `up` at any step — leaves the
+# machine as it was. Needs root; under CI=true a lab that cannot start fails the test.
+set -euo pipefail
+
+repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+lab="$repo_root/lab/nas-lab"
+export NASPERF="${NASPERF:-$repo_root/build/nasperf}"
+work="$(mktemp -d /tmp/nasperf-labtest.XXXXXX)"
+failures=0
+
+skip_or_fail() {
+  if [ "${CI:-}" = true ]; then echo "FAIL: $*" >&2; exit 1; fi
+  echo "SKIP: $*" >&2; exit 77
+}
+check() {  # check DESCRIPTION CMD...
+  local what="$1"; shift
+  if "$@"; then echo "ok   $what"; else echo "FAIL $what" >&2; failures=$((failures + 1)); fi
+}
+cleanup() {
+  # Whatever happened, the test leaves no lab behind.
+  "$lab" down >/dev/null 2>&1 || true
+  rm -rf -- "$work"
+}
+trap cleanup EXIT
+
+[ "$(id -u)" -eq 0 ] || skip_or_fail "lab tests need root"
+for tool in smbd ganesha.nfsd rpcbind tgtd smbclient nfs-cp iscsi-readcapacity16 python3; do
+  command -v "$tool" >/dev/null 2>&1 || skip_or_fail "$tool is not installed (scripts/install-deps)"
+done
+[ ! -e /run/nasperf-lab ] || { echo "FAIL: a lab is already up; not touching it" >&2; exit 1; }
+
+# Nothing of a lab is left: namespace, veth, loop devices, mounts, directories, processes.
+nothing_left() {
+  ! ip netns list | grep -qw nplab-nas &&
+    ! ip link show nplab-h >/dev/null 2>&1 &&
+    ! losetup -l -n -O BACK-FILE | grep -q '/tmp/nasperf-lab\.' &&
+    ! grep -q '/tmp/nasperf-lab\.' /proc/mounts &&
+    ! compgen -G '/tmp/nasperf-lab.*' >/dev/null &&
+    [ ! -e /run/nasperf-lab ] && [ ! -e /run/rpcbind.sock ] && [ ! -e /var/run/tgtd/socket.0 ] &&
+    ! pgrep -f '/tmp/nasperf-lab\.' >/dev/null
+}
+
+# --- bad input: one line, exit 2, nothing started -------------------------------------
+rc=0; "$lab" up --link 2g 2>"$work/err" || rc=$?
+check "up --link 2g: exit 2" [ "$rc" -eq 2 ]
+check "up --link 2g: one line naming --link" bash -c "[ \$(wc -l <'$work/err') -eq 1 ] && grep -q -- '--link' '$work/err'"
+rc=0; "$lab" up --mtu 1400 2>/dev/null || rc=$?
+check "up --mtu 1400: exit 2" [ "$rc" -eq 2 ]
+rc=0; "$lab" link --link 1g 2>/dev/null || rc=$?
+check "link without a lab: exit 2" [ "$rc" -eq 2 ]
+check "status --json without a lab" bash -c "'$lab' status --json | python3 -c 'import json,sys; assert json.load(sys.stdin) == {\"up\": False}'"
+check "bad input left nothing" nothing_left
+
+# --- a failed up at every step takes down what it built ---------------------------------
+for step in network storage smbd nfs iscsi; do
+  rc=0; NAS_LAB_FAIL_AFTER=$step "$lab" up --link 1g >/dev/null 2>"$work/err" || rc=$?
+  check "up failing after $step: exit 1" [ "$rc" -eq 1 ]
+  check "up failing after $step: nothing left" nothing_left
+done
+
+# --- up, real clients, link change, down -------------------------------------------------
+if ! "$lab" up --link 1g >"$work/up.out" 2>"$work/up.err"; then
+  cat "$work/up.err" >&2
+  echo "FAIL: lab/nas-lab up --link 1g" >&2
+  exit 1
+fi
+"$lab" status --json >"$work/status.json"
+read -r iscsi password_file < <(python3 - "$work/status.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["up"] and d["link"] == "1g" and d["mtu"] == 1500, d
+for name in ("smbd", "rpcbind", "ganesha", "tgtd"):
+    assert d["running"][name], name + " is not running"
+for key in ("smb", "nfs", "iscsi", "agent", "token_file", "password_file"):
+    assert key in d, key
+# Every address the lab hands out is in the benchmarking range, 198.18.0.0/15.
+import ipaddress, re
+for url in (d["smb"], d["nfs"], d["iscsi"], "x://" + d["agent"]):
+    host = re.match(r"[a-z]+://(?:[^@/]*@)?([0-9.]+)", url).group(1)
+    assert ipaddress.ip_address(host) in ipaddress.ip_network("198.18.0.0/15"), url
+print(d["iscsi"], d["password_file"])
+EOF
+)
+check "status --json: URLs in 198.18.0.0/15, every server running" [ -n "$iscsi" ]
+check "password file is private" bash -c "[ \"\$(stat -c %a '$password_file')\" = 600 ]"
+check "the NAS namespace has no default route" bash -c "! ip -n nplab-nas route show default | grep -q ."
+
+head -c 4M /dev/urandom >"$work/data.bin"
+password="$(cat "$password_file")"
+check "SMB: put and get back the same bytes" bash -c "
+  smbclient //198.18.0.2/bench -U 'root%$password' -m SMB3 -c 'put $work/data.bin t.bin; get t.bin $work/smb.bin' >/dev/null 2>&1 &&
+  cmp -s '$work/data.bin' '$work/smb.bin'"
+check "SMB: a wrong password is refused" bash -c "! smbclient //198.18.0.2/bench -U 'root%wrong' -m SMB3 -c 'ls' >/dev/null 2>&1"
+for export in bench raid0 raid1; do
+  check "NFS /$export: copy in and back" bash -c "
+    nfs-cp '$work/data.bin' 'nfs://198.18.0.2/$export/t.bin' >/dev/null &&
+    nfs-cp 'nfs://198.18.0.2/$export/t.bin' '$work/nfs-$export.bin' >/dev/null &&
+    cmp -s '$work/data.bin' '$work/nfs-$export.bin'"
+done
+check "iSCSI: the LUN answers with its size" bash -c "iscsi-readcapacity16 '$iscsi' | grep -q 'Total size:536870912'"
+
+"$lab" link --link 100m --mtu 9000 2>/dev/null
+check "link change: 100 Mbit/s tbf on both sides" bash -c "
+  tc qdisc show dev nplab-h | grep -q 'rate 100Mbit' && ip netns exec nplab-nas tc qdisc show dev nplab-n | grep -q 'rate 100Mbit'"
+check "link change: MTU 9000 on both sides" bash -c "
+  ip link show nplab-h | grep -q 'mtu 9000' && ip -n nplab-nas link show nplab-n | grep -q 'mtu 9000'"
+check "link change: status says so" bash -c "'$lab' status --json | python3 -c 'import json,sys; d=json.load(sys.stdin); assert (d[\"link\"], d[\"mtu\"]) == (\"100m\", 9000)'"
+"$lab" link --link none --mtu 1500 2>/dev/null
+check "link none: no qdisc left" bash -c "! tc qdisc show dev nplab-h | grep -q tbf"
+
+"$lab" down 2>/dev/null
+check "down: nothing left" nothing_left
+
+[ "$failures" -eq 0 ] || { echo "$failures check(s) failed" >&2; exit 1; }
+echo "all lab checks passed"
