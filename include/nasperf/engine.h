@@ -34,9 +34,21 @@ struct EngineCaps {
   bool fixed_buffers = false;
 };
 
+// A file on a server, for the protocol engines (src/proto/): each engine opens its own
+// connection to it on its worker's thread. The target made the file and removes it.
+struct RemoteFile {
+  std::string server;    // host name or address
+  uint16_t port = 0;     // 0: the protocol's default (or the portmapper's answer)
+  std::string share;     // SMB share, NFS export, iSCSI target IQN
+  std::string path;      // the file inside the share or export ("/dir/.nasperf-1-0.dat")
+  std::string user, domain, password;  // credentials; never printed or stored
+  uint32_t connect_timeout_ms = 10000;
+};
+
 // What a worker hands its engine: one open file (or device), and the I/O buffers.
 struct EngineOpenParams {
   int fd = -1;                      // already opened by the target, owned by the target
+  const RemoteFile* remote = nullptr;  // protocol targets: the file on the server (fd is -1)
   std::span<std::byte*> buffers;    // one per slot, each `buffer_bytes` long, aligned
   uint64_t buffer_bytes = 0;
   uint32_t queue_depth = 1;

@@ -52,7 +52,7 @@ RunResult NewRunRecord(const std::string& name, const std::map<std::string, std:
   run.tags = tags;
   run.target = target.description();
   run.job = job;
-  run.engine = ResolveEngineName(job, target.is_null());
+  run.engine = EngineFor(job, target);
   run.inventory = inventory;
   return run;
 }

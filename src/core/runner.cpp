@@ -77,7 +77,7 @@ RunOutcome StartOutcome(const JobSpec& job, const Target& target, const RunLabel
   r.tags = labels.tags;
   r.target = target.description();
   r.job = job;
-  r.engine = ResolveEngineName(job, target.is_null());
+  r.engine = EngineFor(job, target);
   return outcome;
 }
 
@@ -122,7 +122,8 @@ RunOutcome RunJob(const JobSpec& job, Target& target, const RunLabels& labels, c
     WorkerSlot& s = *slots[t];
     threads.emplace_back([&s, &files, &ready, &go, &job, t] {
       s.open_status = s.engine->open(
-          EngineOpenParams{files.value()[t].fd.get(), s.buffers->pointers(), s.buffers->block_bytes(), s.depth, job.direct});
+          EngineOpenParams{files.value()[t].fd.get(), files.value()[t].remote.get(), s.buffers->pointers(),
+                           s.buffers->block_bytes(), s.depth, job.direct});
       ready.fetch_add(1, std::memory_order_acq_rel);
       int signal;
       while ((signal = go.load(std::memory_order_acquire)) == 0) std::this_thread::yield();

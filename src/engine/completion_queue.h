@@ -15,6 +15,7 @@ class CompletionQueue {
     head_ = tail_ = count_ = 0;
   }
   bool Full() const { return count_ == items_.size(); }
+  size_t size() const { return count_; }
   // Wrapping by comparison, not modulo: a division per I/O shows up at null-engine rates.
   void Push(IoCompletion c) {
     items_[tail_] = c;

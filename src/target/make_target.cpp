@@ -4,6 +4,8 @@
 
 #include <cerrno>
 
+#include "proto/nfs/nfs_target.h"
+#include "proto/url.h"
 #include "target/block_device.h"
 #include "target/directory_target.h"
 #include "target/existing_target.h"
@@ -18,11 +20,20 @@ int OpenFlagsFor(const JobSpec& job) {
   return flags;
 }
 
+std::string EngineFor(const JobSpec& job, const Target& target) {
+  if (const char* engine = target.required_engine()) return engine;
+  return ResolveEngineName(job, false);
+}
+
 Result<std::unique_ptr<Target>> MakeTarget(const std::string& spec, const TargetOptions& options) {
   if (spec == "null:") return std::unique_ptr<Target>(new NullTarget());
   size_t scheme = spec.find("://");
-  if (scheme != std::string::npos)
-    return Status::BadInput("TARGET: " + spec.substr(0, scheme) + ":// targets are not supported by this nasperf yet");
+  if (scheme != std::string::npos) {
+    Result<ProtocolUrl> url = ParseProtocolUrl(spec);
+    if (!url.ok()) return url.status();
+    if (url.value().scheme == "nfs") return std::unique_ptr<Target>(new NfsTarget(url.value(), options.connect_timeout_ms));
+    return Status::BadInput("TARGET: " + url.value().scheme + ":// targets are not supported by this nasperf yet");
+  }
   if (spec.empty()) return Status::BadInput("TARGET: empty path");
   struct stat st {};
   if (::stat(spec.c_str(), &st) != 0)

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "nasperf/engine.h"
 #include "nasperf/job.h"
 #include "nasperf/status.h"
 #include "platform/scoped_fd.h"
@@ -18,13 +19,15 @@ namespace nasperf {
 
 // One worker's share of the target: its open file and the byte range it may touch.
 struct WorkerFile {
-  ScopedFd fd;  // invalid for null:
+  ScopedFd fd;  // invalid for null: and protocol targets
   uint64_t base_offset = 0;
   uint64_t region_bytes = 0;
+  std::shared_ptr<const RemoteFile> remote;  // protocol targets: the file on the server
 };
 
 struct TargetOptions {
   std::vector<std::string> allow_destructive;  // devices the user allowed writes to
+  uint32_t connect_timeout_ms = 10000;          // protocol targets: connecting and each operation
 };
 
 class Target {
@@ -33,6 +36,9 @@ class Target {
   // What the user named, as shown in results ("/tmp", "null:", "/dev/sdb").
   virtual std::string description() const = 0;
   virtual bool is_null() const { return false; }
+  // The engine this target needs whatever --engine says (null:, the protocols); nullptr
+  // when any local engine will do.
+  virtual const char* required_engine() const { return is_null() ? "null" : nullptr; }
   // Size a job should use when the user gave none (per thread); nullopt: the job default.
   virtual std::optional<uint64_t> natural_size(uint32_t threads) const { return std::nullopt; }
   // Whether O_DIRECT works here; `why` says why not (for the fall-back note).
@@ -49,6 +55,9 @@ class Target {
 };
 
 Result<std::unique_ptr<Target>> MakeTarget(const std::string& spec, const TargetOptions& options);
+
+// The engine a job runs with on `target`: the target's own, else the job's choice.
+std::string EngineFor(const JobSpec& job, const Target& target);
 
 // Open flags a job needs: read-only for read jobs, O_DIRECT when asked.
 int OpenFlagsFor(const JobSpec& job);

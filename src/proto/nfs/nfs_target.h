@@ -1,0 +1,43 @@
+// An NFS export as a target (nfs://HOST[:PORT]/EXPORT/DIR), through libnfs (NFSv3, user
+// space: this machine needs no kernel NFS client). Like a local directory: one
+// .nasperf-<pid>-<thread>.dat file per worker in DIR, removed when the target is destroyed.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "proto/nfs/nfs_session.h"
+#include "proto/url.h"
+#include "target/target.h"
+
+namespace nasperf {
+
+class NfsTarget final : public Target {
+ public:
+  NfsTarget(ProtocolUrl url, uint32_t connect_timeout_ms)
+      : url_(std::move(url)), timeout_ms_(connect_timeout_ms) {}
+  ~NfsTarget() override;
+  std::string description() const override { return url_.display(); }
+  const char* required_engine() const override { return "nfs"; }
+  // libnfs keeps no client cache: every I/O reaches the server, as with O_DIRECT.
+  bool SupportsDirect(std::string* why) override { return true; }
+  Status Check(const JobSpec& job) override;
+  Result<std::vector<WorkerFile>> Open(const JobSpec& job) override;
+  Result<CacheDropReport> DropCache(bool system_wide) override;
+
+ private:
+  Status Connect();
+  Status LayOut(const std::string& path, uint64_t bytes, const BufferPattern& pattern);
+
+  ProtocolUrl url_;
+  uint32_t timeout_ms_;
+  std::optional<NfsLocation> location_;
+  struct OwnFile {
+    std::string path;          // inside the export
+    uint64_t data_bytes = 0;   // bytes written with real data
+  };
+  std::vector<OwnFile> files_;
+};
+
+}  // namespace nasperf
