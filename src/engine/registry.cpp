@@ -2,6 +2,7 @@
 #include "engine/null/null_engine.h"
 #include "engine/psync/psync_engine.h"
 #include "nasperf/engine.h"
+#include "proto/iscsi/iscsi_engine.h"
 #include "proto/nfs/nfs_engine.h"
 #ifdef NASPERF_WITH_IO_URING
 #include <liburing.h>
@@ -31,6 +32,7 @@ Result<std::unique_ptr<Engine>> MakeEngine(const std::string& name) {
   if (name == "psync") return std::unique_ptr<Engine>(new PsyncEngine());
   if (name == "null") return std::unique_ptr<Engine>(new NullEngine());
   if (name == "nfs") return std::unique_ptr<Engine>(new NfsEngine());
+  if (name == "iscsi") return std::unique_ptr<Engine>(new IscsiEngine());
 #ifdef NASPERF_WITH_IO_URING
   if (name == "io_uring") {
     if (!IoUringAvailable()) return Status::Unavailable("--engine io_uring: io_uring is not available on this kernel");

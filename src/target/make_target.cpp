@@ -4,6 +4,7 @@
 
 #include <cerrno>
 
+#include "proto/iscsi/iscsi_target.h"
 #include "proto/nfs/nfs_target.h"
 #include "proto/url.h"
 #include "target/block_device.h"
@@ -32,6 +33,7 @@ Result<std::unique_ptr<Target>> MakeTarget(const std::string& spec, const Target
     Result<ProtocolUrl> url = ParseProtocolUrl(spec);
     if (!url.ok()) return url.status();
     if (url.value().scheme == "nfs") return std::unique_ptr<Target>(new NfsTarget(url.value(), options.connect_timeout_ms));
+    if (url.value().scheme == "iscsi") return IscsiTarget::Make(url.value(), options);
     return Status::BadInput("TARGET: " + url.value().scheme + ":// targets are not supported by this nasperf yet");
   }
   if (spec.empty()) return Status::BadInput("TARGET: empty path");

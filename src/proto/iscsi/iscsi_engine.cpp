@@ -1,0 +1,98 @@
+// IscsiEngine: submit queues SCSI tasks; reap drives libiscsi's event loop.
+#include "proto/iscsi/iscsi_engine.h"
+
+#include <poll.h>
+
+#include <algorithm>
+#include <cerrno>
+
+#include "platform/clock.h"
+
+namespace nasperf {
+
+Status IscsiEngine::open(const EngineOpenParams& params) {
+  if (!params.remote) return Status::BadInput("the iscsi engine needs an iscsi:// target");
+  const RemoteFile& r = *params.remote;
+  Result<IscsiSession> session =
+      IscsiSession::Connect(r.server, r.port, r.share, std::stoi(r.path), r.connect_timeout_ms);
+  if (!session.ok()) return session.status();
+  session_.emplace(std::move(session).value());
+  buffers_ = params.buffers;
+  pending_.assign(params.queue_depth, Pending{this, 0, 0, {}});
+  for (uint32_t i = 0; i < params.queue_depth; ++i) pending_[i].slot = i;
+  done_.Reserve(params.queue_depth);
+  return Status::Ok();
+}
+
+void IscsiEngine::OnDone(iscsi_context*, int status, void* command_data, void* private_data) {
+  Pending& p = *static_cast<Pending*>(private_data);
+  auto* task = static_cast<scsi_task*>(command_data);
+  bool good = status == SCSI_STATUS_GOOD && task && task->status == SCSI_STATUS_GOOD;
+  if (task) scsi_free_scsi_task(task);
+  p.engine->done_.Push({p.slot, good ? static_cast<int64_t>(p.length) : -EIO});
+  --p.engine->inflight_;
+}
+
+Result<size_t> IscsiEngine::submit(std::span<const IoRequest> requests) {
+  const uint32_t block = session_->block_bytes();
+  size_t accepted = 0;
+  for (const IoRequest& r : requests) {
+    Pending& p = pending_[r.slot];
+    p.length = r.length;
+    auto* data = reinterpret_cast<unsigned char*>(buffers_[r.slot]);
+    scsi_task* task;
+    if (r.dir == IoDir::kRead) {
+      p.iov = scsi_iovec{data, r.length};
+      task = iscsi_read16_iov_task(session_->get(), session_->lun(), r.offset / block, r.length,
+                                   static_cast<int>(block), 0, 0, 0, 0, 0, &IscsiEngine::OnDone, &p, &p.iov, 1);
+    } else {
+      task = iscsi_write16_task(session_->get(), session_->lun(), r.offset / block, data, r.length,
+                                static_cast<int>(block), 0, 0, 0, 0, 0, &IscsiEngine::OnDone, &p);
+    }
+    if (!task) {
+      done_.Push({r.slot, -EIO});  // could not be queued: the session is gone
+    } else {
+      ++inflight_;
+    }
+    ++accepted;
+  }
+  return accepted;
+}
+
+Status IscsiEngine::Service(int timeout_ms) {
+  pollfd pfd{iscsi_get_fd(session_->get()), static_cast<short>(iscsi_which_events(session_->get())), 0};
+  int n = ::poll(&pfd, 1, timeout_ms);
+  if (n < 0) {
+    if (errno == EINTR) return Status::Ok();
+    return ErrnoStatus("poll", "iscsi", errno);
+  }
+  // Called with no events too: libiscsi checks its command timeouts there.
+  if (iscsi_service(session_->get(), n > 0 ? pfd.revents : 0) < 0)
+    return Status::Io("iscsi: " + session_->LastError());
+  return Status::Ok();
+}
+
+Result<size_t> IscsiEngine::reap(std::span<IoCompletion> out, size_t min_complete,
+                                 std::chrono::microseconds timeout) {
+  const uint64_t deadline = MonotonicNs() + static_cast<uint64_t>(timeout.count()) * 1000;
+  size_t want = std::min(min_complete, done_.size() + inflight_);
+  while (done_.size() < want) {
+    uint64_t now = MonotonicNs();
+    if (now >= deadline) break;
+    int wait_ms = static_cast<int>(std::min<uint64_t>((deadline - now + 999999) / 1000000, 1000));
+    if (Status s = Service(wait_ms); !s.ok()) return s;
+  }
+  return done_.PopInto(out);
+}
+
+Status IscsiEngine::sync() {
+  scsi_task* task = iscsi_synchronizecache16_sync(session_->get(), session_->lun(), 0, 0, 0, 0);
+  bool good = task && task->status == SCSI_STATUS_GOOD;
+  if (task) scsi_free_scsi_task(task);
+  if (!good) return Status::Io("iscsi: SYNCHRONIZE CACHE(16) failed: " + session_->LastError());
+  return Status::Ok();
+}
+
+void IscsiEngine::close() { session_.reset(); }
+
+}  // namespace nasperf

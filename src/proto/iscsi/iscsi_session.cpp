@@ -1,0 +1,61 @@
+// IscsiSession: login and READ CAPACITY(16).
+#include "proto/iscsi/iscsi_session.h"
+
+#include <iscsi/iscsi.h>
+#include <iscsi/scsi-lowlevel.h>
+#include <unistd.h>
+
+namespace nasperf {
+
+void IscsiSession::Destroy::operator()(iscsi_context* c) const {
+  if (iscsi_is_logged_in(c)) iscsi_logout_sync(c);
+  iscsi_destroy_context(c);
+}
+
+std::string IscsiSession::LastError() const {
+  const char* e = context_ ? iscsi_get_error(context_.get()) : nullptr;
+  return e && *e ? e : "no detail from libiscsi";
+}
+
+Result<IscsiSession> IscsiSession::Connect(const std::string& server, uint16_t port, const std::string& iqn, int lun,
+                                           uint32_t timeout_ms) {
+  IscsiSession s;
+  std::string initiator = "iqn.2026-11.org.nasperf:initiator-" + std::to_string(::getpid());
+  s.context_.reset(iscsi_create_context(initiator.c_str()));
+  if (!s.context_) return Status::Unavailable("iscsi: cannot create a libiscsi context");
+  iscsi_set_targetname(s.get(), iqn.c_str());
+  iscsi_set_session_type(s.get(), ISCSI_SESSION_NORMAL);
+  iscsi_set_header_digest(s.get(), ISCSI_HEADER_DIGEST_NONE_CRC32C);
+  iscsi_set_timeout(s.get(), static_cast<int>((timeout_ms + 999) / 1000));
+  std::string portal = (server.find(':') != std::string::npos ? "[" + server + "]" : server) + ":" +
+                       std::to_string(port ? port : 3260);
+  std::string where = "iscsi://" + portal + "/" + iqn + "/" + std::to_string(lun);
+  if (iscsi_full_connect_sync(s.get(), portal.c_str(), lun) != 0) {
+    std::string detail = s.LastError();
+    // The portal answered and said no (unknown target, LUN, login refused): bad input.
+    bool answered = detail.find("ogin") != std::string::npos || detail.find("LUN") != std::string::npos ||
+                    detail.find("arget") != std::string::npos;
+    bool unreachable = detail.find("connect") != std::string::npos || detail.find("imeout") != std::string::npos ||
+                       detail.find("timed out") != std::string::npos || detail.find("refused") != std::string::npos;
+    std::string message = where + ": " + detail;
+    if (unreachable || !answered) return Status::Unavailable(message);
+    return Status::BadInput(message);
+  }
+  scsi_task* task = iscsi_readcapacity16_sync(s.get(), lun);
+  if (!task || task->status != SCSI_STATUS_GOOD) {
+    if (task) scsi_free_scsi_task(task);
+    return Status::BadInput(where + ": READ CAPACITY(16) failed: " + s.LastError());
+  }
+  auto* capacity = static_cast<scsi_readcapacity16*>(scsi_datain_unmarshall(task));
+  if (!capacity || capacity->block_length == 0) {
+    scsi_free_scsi_task(task);
+    return Status::BadInput(where + ": READ CAPACITY(16) returned nothing usable");
+  }
+  s.block_bytes_ = capacity->block_length;
+  s.size_bytes_ = (capacity->returned_lba + 1) * capacity->block_length;
+  s.lun_ = lun;
+  scsi_free_scsi_task(task);
+  return s;
+}
+
+}  // namespace nasperf

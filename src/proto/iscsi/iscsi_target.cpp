@@ -1,0 +1,77 @@
+// IscsiTarget: URL, capacity, the destructive-write guard and per-thread LUN regions.
+#include "proto/iscsi/iscsi_target.h"
+
+#include "core/units.h"
+
+namespace nasperf {
+
+Result<std::unique_ptr<Target>> IscsiTarget::Make(const ProtocolUrl& url, const TargetOptions& options) {
+  if (url.path.size() != 2)
+    return Status::BadInput("TARGET: " + url.display() + " is not iscsi://HOST[:PORT]/IQN/LUN");
+  const std::string& lun_text = url.path[1];
+  bool digits = !lun_text.empty() && lun_text.size() <= 5;
+  for (char c : lun_text) digits = digits && c >= '0' && c <= '9';
+  if (!digits || std::stoi(lun_text) > 16383)
+    return Status::BadInput("TARGET: LUN '" + lun_text + "' is not a number from 0 to 16383");
+  return std::unique_ptr<Target>(new IscsiTarget(url, url.path[0], std::stoi(lun_text), options));
+}
+
+Status IscsiTarget::Connect() const {
+  if (session_) return Status::Ok();
+  Result<IscsiSession> s = IscsiSession::Connect(url_.host, url_.port, iqn_, lun_, options_.connect_timeout_ms);
+  if (!s.ok()) return s.status();
+  session_.emplace(std::move(s).value());
+  return Status::Ok();
+}
+
+std::optional<uint64_t> IscsiTarget::natural_size(uint32_t threads) const {
+  if (!Connect().ok() || threads == 0) return std::nullopt;
+  uint64_t share = session_->size_bytes() / threads;
+  return share - share % session_->block_bytes();
+}
+
+Status IscsiTarget::Check(const JobSpec& job) {
+  if (job.engine != "auto" && job.engine != "iscsi")
+    return Status::BadInput("--engine: iscsi:// targets always use the iscsi engine (libiscsi); drop --engine " +
+                            job.engine);
+  if (Status s = Connect(); !s.ok()) return s;
+  if (DoesWrites(job.rw)) {
+    bool named = false;
+    for (const std::string& allowed : options_.allow_destructive) {
+      Result<ProtocolUrl> a = ParseProtocolUrl(allowed);
+      named = named || (a.ok() && a.value().display() == url_.display());
+    }
+    if (!named)
+      return Status::BadInput("refusing to write to " + url_.display() +
+                              ": writes destroy the LUN's data; read-only jobs only unless --allow-destructive " +
+                              url_.display() + " names it");
+  }
+  const uint32_t block = session_->block_bytes();
+  if (job.bs % block != 0)
+    return Status::BadInput("--bs: " + std::to_string(job.bs) + " B is not a multiple of the LUN's " +
+                            std::to_string(block) + " B block");
+  if (job.size % block != 0)
+    return Status::BadInput("--size: not a multiple of the LUN's " + std::to_string(block) + " B block");
+  if (job.size * job.threads > session_->size_bytes())
+    return Status::BadInput("--size: " + std::to_string(job.threads) + " x " + FormatSize(job.size) +
+                            " goes past the end of the " + FormatSize(session_->size_bytes()) + " LUN");
+  return Status::Ok();
+}
+
+Result<std::vector<WorkerFile>> IscsiTarget::Open(const JobSpec& job) {
+  if (Status s = Connect(); !s.ok()) return s;
+  std::vector<WorkerFile> out;
+  for (uint32_t t = 0; t < job.threads; ++t) {
+    auto remote = std::make_shared<RemoteFile>();
+    remote->server = url_.host;
+    remote->port = url_.port;
+    remote->share = iqn_;
+    remote->path = std::to_string(lun_);
+    remote->connect_timeout_ms = options_.connect_timeout_ms;
+    // Each thread its own region, like threads on a local device.
+    out.push_back(WorkerFile{ScopedFd(), t * job.size, job.size, std::move(remote)});
+  }
+  return out;
+}
+
+}  // namespace nasperf

@@ -1,0 +1,43 @@
+// An iSCSI LUN as a target (iscsi://HOST[:PORT]/IQN/LUN), through libiscsi: block-level,
+// like a raw local device. Writes destroy what the LUN holds, so they need
+// --allow-destructive naming the URL, and no I/O goes past the LUN's capacity.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "proto/iscsi/iscsi_session.h"
+#include "proto/url.h"
+#include "target/target.h"
+
+namespace nasperf {
+
+class IscsiTarget final : public Target {
+ public:
+  IscsiTarget(ProtocolUrl url, std::string iqn, int lun, const TargetOptions& options)
+      : url_(std::move(url)), iqn_(std::move(iqn)), lun_(lun), options_(options) {}
+  std::string description() const override { return url_.display(); }
+  const char* required_engine() const override { return "iscsi"; }
+  std::optional<uint64_t> natural_size(uint32_t threads) const override;
+  // No client cache exists on this side: every I/O reaches the target.
+  bool SupportsDirect(std::string* why) override { return true; }
+  Status Check(const JobSpec& job) override;
+  Result<std::vector<WorkerFile>> Open(const JobSpec& job) override;
+  Result<CacheDropReport> DropCache(bool) override {
+    return CacheDropReport{"none needed: libiscsi has no client cache (the target's own cache is not dropped)", 0};
+  }
+
+  // Parses iscsi://HOST[:PORT]/IQN/LUN; bad URLs are BadInput.
+  static Result<std::unique_ptr<Target>> Make(const ProtocolUrl& url, const TargetOptions& options);
+
+ private:
+  Status Connect() const;
+
+  ProtocolUrl url_;
+  std::string iqn_;
+  int lun_;
+  TargetOptions options_;
+  mutable std::optional<IscsiSession> session_;
+};
+
+}  // namespace nasperf

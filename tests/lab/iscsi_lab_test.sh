@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# Lab test: nasperf measures an iSCSI LUN of the emulated NAS (lab/nas-lab) through its
+# libiscsi engine: writes only with --allow-destructive naming the LUN, reads and queued
+# random reads at a 1 Gbit/s link, nothing past the LUN's end, and refuses an unknown
+# target (exit 2) or an unreachable portal (exit 1) in time.
+set -euo pipefail
+
+repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+lab="$repo_root/lab/nas-lab"
+nasperf="${NASPERF:-$repo_root/build/nasperf}"
+work="$(mktemp -d /tmp/nasperf-iscsitest.XXXXXX)"
+failures=0
+
+skip_or_fail() {
+  if [ "${CI:-}" = true ]; then echo "FAIL: $*" >&2; exit 1; fi
+  echo "SKIP: $*" >&2; exit 77
+}
+check() {  # check DESCRIPTION CMD...
+  local what="$1"; shift
+  if "$@"; then echo "ok   $what"; else echo "FAIL $what" >&2; failures=$((failures + 1)); fi
+}
+cleanup() {
+  "$lab" down >/dev/null 2>&1 || true
+  rm -rf -- "$work"
+}
+trap cleanup EXIT
+
+[ "$(id -u)" -eq 0 ] || skip_or_fail "lab tests need root"
+command -v tgtd >/dev/null 2>&1 || skip_or_fail "tgt is not installed (scripts/install-deps)"
+[ ! -e /run/nasperf-lab ] || { echo "FAIL: a lab is already up; not touching it" >&2; exit 1; }
+"$lab" up --link 1g >/dev/null 2>"$work/up.err" || { cat "$work/up.err" >&2; echo "FAIL: lab up" >&2; exit 1; }
+url="$(python3 -c 'import json,sys; print(json.load(sys.stdin)["iscsi"])' < <("$lab" status --json))"
+
+# mb_per_s FILE DIRECTION: the direction's MB/s in a nasperf JSON document.
+mb_per_s() { python3 -c "import json,sys; r=json.load(open('$1'))['runs'][0]; assert not r['partial'], r.get('error'); print(r['$2']['mb_per_s'])"; }
+between() { python3 -c "import sys; v=float('$1'); sys.exit(0 if $2 <= v <= $3 else 1)"; }
+
+
+rc=0; "$nasperf" run "$url" --rw write --size 16m --no-store 2>"$work/err" || rc=$?
+check "write without --allow-destructive: exit 2, naming the flag" bash -c "[ $rc -eq 2 ] && grep -q -- --allow-destructive '$work/err'"
+
+"$nasperf" run "$url" --allow-destructive "$url" --rw write --bs 1m --qd 4 --size 96m --json --no-store >"$work/write.json"
+write="$(mb_per_s "$work/write.json" write)"
+check "sequential write over iSCSI at 1 Gbit/s: $write MB/s, within 60..125" between "$write" 60 125
+check "the run names the iscsi engine" python3 -c "
+import json; r = json.load(open('$work/write.json'))['runs'][0]
+assert r['job']['engine'] == 'iscsi', r['job']; assert r['target'] == '$url', r['target']"
+
+"$nasperf" run "$url" --rw read --bs 1m --qd 4 --size 96m --json --no-store >"$work/read.json"
+read="$(mb_per_s "$work/read.json" read)"
+check "sequential read over iSCSI at 1 Gbit/s: $read MB/s, within 60..125" between "$read" 60 125
+
+"$nasperf" run "$url" --rw randread --bs 4k --qd 16 --size 32m --time 3 --json --no-store >"$work/rand.json"
+check "random 4 KiB reads at queue depth 16 complete" python3 -c "
+import json; r = json.load(open('$work/rand.json'))['runs'][0]
+assert not r['partial'] and r['read']['ios'] > 100, r"
+
+rc=0; "$nasperf" run "$url" --rw read --size 1g --no-store 2>"$work/err" || rc=$?
+check "a size past the LUN's end: exit 2" bash -c "[ $rc -eq 2 ] && grep -q 'past the end' '$work/err'"
+
+rc=0; "$nasperf" run iscsi://198.18.0.2/iqn.2026-11.lab.nasperf:nosuch/1 --rw read --size 1m --no-store 2>"$work/err" || rc=$?
+check "unknown target: exit 2, one line" bash -c "[ $rc -eq 2 ] && [ \$(wc -l <'$work/err') -eq 1 ]"
+rc=0; "$nasperf" run iscsi://198.18.0.2/iqn.2026-11.lab.nasperf:lun1/x --rw read --size 1m --no-store 2>/dev/null || rc=$?
+check "LUN that is not a number: exit 2" [ "$rc" -eq 2 ]
+
+start=$SECONDS
+rc=0; "$nasperf" run iscsi://198.18.0.9/iqn.2026-11.lab.nasperf:lun1/1 --rw read --size 1m --no-store 2>"$work/err" || rc=$?
+check "unreachable portal: exit 1 within 15 s ($((SECONDS - start)) s)" bash -c "[ $rc -eq 1 ] && [ $((SECONDS - start)) -le 15 ]"
+
+[ "$failures" -eq 0 ] || { echo "$failures check(s) failed" >&2; exit 1; }
+echo "all iSCSI lab checks passed"
