@@ -185,6 +185,7 @@ int Show(const ResultsCommandOptions& o) {
                 r.name.c_str(), r.started_at.c_str(), r.partial ? " [PARTIAL]" : "");
     if (r.source_tool != "nasperf") std::printf("imported from %s: %s\n", r.source_tool.c_str(), r.source_file.c_str());
     if (!r.command_line.empty()) std::printf("command: %s\n", r.command_line.c_str());
+    if (r.measured_on == "nas") std::printf("measured on: NAS (agent)\n");
     if (!r.tags.empty()) {
       std::printf("tags:");
       for (const auto& [k, v] : r.tags) std::printf(" %s=%s", k.c_str(), v.c_str());

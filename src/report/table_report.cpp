@@ -5,6 +5,7 @@
 
 #include "core/units.h"
 #include "stats/confidence.h"
+#include "sysinfo/telemetry/telemetry.h"
 
 namespace nasperf {
 namespace {
@@ -31,7 +32,34 @@ std::string RepeatsLine(const RunResult& run) {
   return out + "\n";
 }
 
+namespace {
+
+// A network test (`nasperf net`): streams and seconds, MB/s and Gbit/s per direction; no
+// IOPS or latency columns, which would only show zeros.
+std::string NetRunTable(const RunResult& run) {
+  const JobSpec& job = run.job;
+  const char* dir = job.rw == AccessPattern::kWrite ? "up" : job.rw == AccessPattern::kRead ? "down" : "both";
+  std::string out = fmt::format("net {} to {}: {} stream{} per direction, {:g} s, {} per send{}\n", dir, run.target,
+                                job.threads, job.threads == 1 ? "" : "s", job.time_s, FormatSize(job.bs),
+                                run.partial ? "  [PARTIAL]" : "");
+  out += fmt::format("{:<12} {:>10} {:>9} {:>14} {:>9}\n", "", "MB/s", "Gbit/s", "bytes", "seconds");
+  auto line = [&](const char* label, const DirectionResult& d) {
+    out += fmt::format("{:<12} {:>10.2f} {:>9.3f} {:>14} {:>9.2f}\n", label, d.mb_per_s, d.mb_per_s * 8 / 1000,
+                       d.bytes, d.seconds);
+  };
+  if (DidIo(run.write)) line("up (write)", *run.write);
+  if (DidIo(run.read)) line("down (read)", *run.read);
+  out += "MB/s = 10^6 B/s, Gbit/s = 10^9 bit/s, as the receiving end counted\n";
+  for (const std::string& note : run.notes) out += "note: " + note + "\n";
+  if (!run.error.empty()) out += "stopped early: " + run.error + "\n";
+  out += sysinfo::telemetry::TelemetryText(run.telemetry);
+  return out;
+}
+
+}  // namespace
+
 std::string RunTable(const RunResult& run) {
+  if (run.engine == "net") return NetRunTable(run);
   const JobSpec& job = run.job;
   std::string out = fmt::format("{} {} QD{} T{} on {} — {}, {}{}, {} per thread{}\n", ToString(job.rw),
                                 FormatSize(job.bs), job.qd, job.threads, run.target, run.engine,
@@ -47,6 +75,7 @@ std::string RunTable(const RunResult& run) {
   out += RepeatsLine(run);
   for (const std::string& note : run.notes) out += "note: " + note + "\n";
   if (!run.error.empty()) out += "stopped early: " + run.error + "\n";
+  out += sysinfo::telemetry::TelemetryText(run.telemetry);
   return out;
 }
 

@@ -20,7 +20,8 @@ constexpr const char* kUnfinished = "nasperf stopped before this run ended (kill
 
 constexpr const char* kRunColumns =
     "id, started_at, command_line, source_tool, source_file, name, test, target, engine, partial, error, "
-    "job_json, cpu_user_pct, cpu_sys_pct, notes_json, repeats_json, inventory_json, invocation_id, cached";
+    "job_json, cpu_user_pct, cpu_sys_pct, notes_json, repeats_json, inventory_json, invocation_id, cached, "
+    "measured_on, telemetry_json";
 
 nlohmann::json RepeatsToStore(const std::vector<RepeatFigures>& repeats) {
   nlohmann::json out = nlohmann::json::array();
@@ -80,6 +81,9 @@ Status BindRunColumns(SqliteStatement& s, const RunResult& run) {
       .Bind(17, run.inventory.dump());
   if (run.cached) s.Bind(18, static_cast<int64_t>(*run.cached));
   else s.BindNull(18);
+  s.Bind(19, run.measured_on.empty() ? std::string("client") : run.measured_on);
+  if (run.telemetry.is_null()) s.BindNull(20);
+  else s.Bind(20, run.telemetry.dump());
   return Status::Ok();
 }
 
@@ -160,10 +164,11 @@ Status ResultsStore::BeginRun(RunResult& run, int64_t invocation_id) {
   Result<SqliteStatement> s = db_.Prepare(
       "INSERT INTO runs (started_at, nasperf_version, command_line, source_tool, source_file, name, test, target, "
       "engine, partial, error, job_json, cpu_user_pct, cpu_sys_pct, notes_json, repeats_json, inventory_json, "
-      "cached, invocation_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+      "cached, measured_on, telemetry_json, invocation_id) "
+      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
   if (!s.ok()) return s.status();
   BindRunColumns(s.value(), unfinished);
-  s.value().Bind(19, invocation_id);
+  s.value().Bind(21, invocation_id);
   if (Status r = s.value().Run(); !r.ok()) return r;
   run.id = db_.LastInsertId();
   run.invocation_id = invocation_id;
@@ -217,10 +222,11 @@ Status ResultsStore::FinishRun(const RunResult& run) {
     Result<SqliteStatement> s = db_.Prepare(
         "UPDATE runs SET started_at = ?, nasperf_version = ?, command_line = ?, source_tool = ?, source_file = ?, "
         "name = ?, test = ?, target = ?, engine = ?, partial = ?, error = ?, job_json = ?, cpu_user_pct = ?, "
-        "cpu_sys_pct = ?, notes_json = ?, repeats_json = ?, inventory_json = ?, cached = ? WHERE id = ?");
+        "cpu_sys_pct = ?, notes_json = ?, repeats_json = ?, inventory_json = ?, cached = ?, measured_on = ?, "
+        "telemetry_json = ? WHERE id = ?");
     if (!s.ok()) return s.status();
     BindRunColumns(s.value(), run);
-    s.value().Bind(19, run.id);
+    s.value().Bind(21, run.id);
     if (Status r = s.value().Run(); !r.ok()) return r;
     return WriteRunBody(run);
   });
@@ -262,6 +268,12 @@ Result<RunResult> ResultsStore::ReadRun(SqliteStatement& row, bool details) {
   if (run.inventory.is_discarded()) run.inventory = nlohmann::ordered_json::object();
   run.invocation_id = row.Int(17);
   if (!row.IsNull(18)) run.cached = row.Int(18) != 0;
+  if (std::string on = row.Text(19); !on.empty()) run.measured_on = on;
+  if (!row.IsNull(20)) {
+    // Damaged telemetry is dropped, not fatal: the run's own figures are still good.
+    run.telemetry = nlohmann::ordered_json::parse(row.Text(20), nullptr, false);
+    if (run.telemetry.is_discarded()) run.telemetry = nullptr;
+  }
   const std::string stored_repeats = row.Text(15);
 
   Result<SqliteStatement> dirs = db_.Prepare(

@@ -299,3 +299,94 @@ TEST(ResultsStore, ConcurrentProcessesLoseNothing) {
 
 }  // namespace
 }  // namespace nasperf
+
+namespace nasperf {
+namespace {
+
+nlohmann::ordered_json SmallTelemetry() {
+  nlohmann::ordered_json t = {{"interval_s", 1}, {"samples", nlohmann::ordered_json::array()},
+                              {"summary", {"CPU busy: CPU0 98 %, CPU1 4 % (median)"}}, {"sensors", "no sensors"}};
+  t["samples"].push_back({{"t_s", 1.0}, {"cpus", {{{"cpu", 0}, {"busy_pct", 98.0}}}}, {"page_cache_bytes", 123}});
+  return t;
+}
+
+TEST(ResultsStore, SavesWhereARunWasMeasuredAndItsTelemetry) {
+  TempDir dir;
+  Result<ResultsStore> store = OpenIn(dir);
+  ASSERT_TRUE(store.ok()) << store.status().message();
+  int64_t inv = store.value().BeginInvocation("run", "nasperf run --on nas:7777", "2026-11-30T10:00:00Z").value();
+  RunResult nas = SampleRun("on the nas", "2026-11-30T10:00:00Z");
+  nas.measured_on = "nas";
+  nas.telemetry = SmallTelemetry();
+  ASSERT_TRUE(store.value().Save(nas, inv).ok());
+  RunResult client = SampleRun("on the client", "2026-11-30T10:01:00Z");
+  ASSERT_TRUE(store.value().Save(client, inv).ok());
+  // The two-step path (BeginRun, then FinishRun) the runner uses keeps them too.
+  RunResult streamed = SampleRun("streamed", "2026-11-30T10:02:00Z");
+  ASSERT_TRUE(store.value().BeginRun(streamed, inv).ok());
+  streamed.measured_on = "nas";
+  streamed.telemetry = SmallTelemetry();
+  ASSERT_TRUE(store.value().FinishRun(streamed).ok());
+
+  Result<RunResult> a = store.value().Load(nas.id);
+  ASSERT_TRUE(a.ok()) << a.status().message();
+  EXPECT_EQ(a.value().measured_on, "nas");
+  EXPECT_EQ(a.value().telemetry, SmallTelemetry());
+  EXPECT_EQ(a.value().telemetry.begin().key(), "interval_s");  // key order kept
+  Result<RunResult> b = store.value().Load(client.id);
+  EXPECT_EQ(b.value().measured_on, "client");
+  EXPECT_TRUE(b.value().telemetry.is_null());
+  Result<RunResult> c = store.value().Load(streamed.id);
+  EXPECT_EQ(c.value().measured_on, "nas");
+  EXPECT_EQ(c.value().telemetry, SmallTelemetry());
+}
+
+TEST(ResultsStore, MigratesSchemaV3AddingMeasuredOnAndTelemetry) {
+  TempDir dir;
+  std::string path = dir.path() + "/v3.db";
+  std::string fixture = testing::TestDataFile(__FILE__, "schema_v3.sql");
+  {
+    Result<SqliteDb> db = SqliteDb::Open(path, true);
+    ASSERT_TRUE(db.ok());
+    std::string sql = ReadFile(fixture);
+    ASSERT_FALSE(sql.empty()) << fixture;
+    ASSERT_TRUE(db.value().Exec(sql).ok());
+    ASSERT_EQ(db.value().QueryInt("PRAGMA user_version").value(), 3);
+  }
+  Result<ResultsStore> store = ResultsStore::Open(path);
+  ASSERT_TRUE(store.ok()) << store.status().message();
+  Result<RunResult> v1 = store.value().Load(1);
+  ASSERT_TRUE(v1.ok()) << v1.status().message();
+  EXPECT_EQ(v1.value().name, "v1 run");
+  EXPECT_EQ(v1.value().measured_on, "client");
+  EXPECT_TRUE(v1.value().telemetry.is_null());
+  Result<RunResult> point = store.value().Load(2);
+  ASSERT_TRUE(point.ok()) << point.status().message();
+  EXPECT_EQ(point.value().name, "v3 sweep point");
+  EXPECT_EQ(point.value().cached, true);
+  EXPECT_EQ(point.value().invocation_id, 2);
+  EXPECT_EQ(point.value().tags.at("nas"), "ss4200");
+  ASSERT_EQ(point.value().repeats.size(), 1u);
+  EXPECT_DOUBLE_EQ(point.value().repeats[0].read_mb_per_s, 110.5);
+  EXPECT_EQ(point.value().measured_on, "client");
+  EXPECT_TRUE(point.value().telemetry.is_null());
+  Result<std::vector<InvocationRecord>> sweeps = store.value().ListInvocations("sweep");
+  ASSERT_EQ(sweeps.value().size(), 1u);
+  EXPECT_EQ(sweeps.value()[0].summary["cache"]["knee_bytes"], 2147483648);
+
+  Result<SqliteDb> raw = SqliteDb::Open(path, false);
+  EXPECT_EQ(raw.value().QueryInt("PRAGMA user_version").value(), 4);
+  EXPECT_EQ(raw.value().QueryInt("SELECT count(*) FROM runs WHERE measured_on = 'client' AND telemetry_json IS NULL")
+                .value(),
+            2);
+  // The migrated database takes new runs with telemetry.
+  int64_t inv = store.value().BeginInvocation("run", "nasperf run --on nas:7777", "2026-11-30T11:00:00Z").value();
+  RunResult nas = SampleRun("after migration", "2026-11-30T11:00:00Z");
+  nas.measured_on = "nas";
+  nas.telemetry = SmallTelemetry();
+  ASSERT_TRUE(store.value().Save(nas, inv).ok());
+  EXPECT_EQ(store.value().Load(nas.id).value().telemetry, SmallTelemetry());
+}
+
+}  // namespace
+}  // namespace nasperf

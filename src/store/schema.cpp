@@ -78,6 +78,13 @@ ALTER TABLE runs ADD COLUMN cached INTEGER;
 ALTER TABLE invocations ADD COLUMN summary_json TEXT NOT NULL DEFAULT '{}';
 )sql";
 
+// Version 4: where a run was measured ('client', or 'nas' when an agent ran it on its own
+// disks) and the NAS telemetry an agent sampled meanwhile (NULL: no agent was asked).
+constexpr const char* kMigrateV3ToV4 = R"sql(
+ALTER TABLE runs ADD COLUMN measured_on TEXT NOT NULL DEFAULT 'client';
+ALTER TABLE runs ADD COLUMN telemetry_json TEXT;
+)sql";
+
 }  // namespace
 
 const char* MigrationSql(int from) {
@@ -85,6 +92,7 @@ const char* MigrationSql(int from) {
     case 0: return kCreateV1;
     case 1: return kMigrateV1ToV2;
     case 2: return kMigrateV2ToV3;
+    case 3: return kMigrateV3ToV4;
     default: return nullptr;
   }
 }

@@ -1,0 +1,210 @@
+// TelemetrySampler: a 1 Hz thread reading /proc, /sys and libsensors into JSON samples.
+#include "sysinfo/telemetry/telemetry.h"
+
+#include <chrono>
+#include <cmath>
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "sysinfo/sysfs_read.h"
+#include "sysinfo/telemetry/proc_parsers.h"
+#include "sysinfo/telemetry/sensors_reader.h"
+
+namespace nasperf::sysinfo::telemetry {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using Json = nlohmann::ordered_json;
+
+// Dividing by a power of ten (not multiplying by 0.1) keeps the JSON short: 92.1, not 92.10000000000001.
+double Round(double x, double scale) { return std::round(x * scale) / scale; }
+
+// Names an interrupt line may start with, mapped to the network interface: the interface
+// itself and the device behind it when that is a virtio device ("virtio2" -> "eth0").
+std::map<std::string, std::string> NicAliases(const std::string& sys_root) {
+  std::map<std::string, std::string> out;
+  for (const std::string& iface : ListDir(sys_root + "/class/net")) {
+    if (iface == "lo") continue;
+    out[iface] = iface;
+    std::optional<std::string> dev = LinkBaseName(sys_root + "/class/net/" + iface + "/device");
+    if (dev && dev->rfind("virtio", 0) == 0) out[*dev] = iface;
+  }
+  return out;
+}
+
+}  // namespace
+
+// The previous reading, kept between samples (only the sampler's thread touches it after Start).
+struct TelemetrySampler::State {
+  Clock::time_point started, last_at;
+  std::vector<CpuTicks> cpus;
+  Interrupts interrupts;
+  std::vector<DiskCounters> disks;
+  std::map<std::string, std::string> nics;
+  std::vector<std::string> whole_disks;
+  bool read_sensors = false;
+  std::set<std::string> sensor_chips;
+
+  void Read(const std::string& proc_root) {
+    last_at = Clock::now();
+    cpus = ParseProcStat(ReadFileText(proc_root + "/stat").value_or(""));
+    interrupts = ParseInterrupts(ReadFileText(proc_root + "/interrupts").value_or(""));
+    disks = ParseDiskStats(ReadFileText(proc_root + "/diskstats").value_or(""));
+  }
+};
+
+TelemetrySampler::TelemetrySampler(std::string proc_root, std::string sys_root)
+    : proc_root_(std::move(proc_root)), sys_root_(std::move(sys_root)) {}
+
+TelemetrySampler::~TelemetrySampler() {
+  if (thread_.joinable()) Stop();
+}
+
+void TelemetrySampler::Start(std::function<void(const nlohmann::ordered_json& sample)> on_sample) {
+  if (thread_.joinable()) return;
+  on_sample_ = std::move(on_sample);
+  state_ = std::make_unique<State>();
+  state_->nics = NicAliases(sys_root_);
+  state_->whole_disks = ListDir(sys_root_ + "/block");
+  // libsensors always reads the real /sys; a fake tree (tests) has no sensors.
+  state_->read_sensors = sys_root_ == "/sys";
+  state_->Read(proc_root_);
+  state_->started = state_->last_at;
+  {
+    std::lock_guard lock(mutex_);
+    stop_ = false;
+    samples_ = Json::array();
+  }
+  thread_ = std::thread([this] { Loop(); });
+}
+
+// Shorter than this, a final partial interval is too noisy to be worth a sample.
+constexpr auto kShortestFinalInterval = std::chrono::milliseconds(200);
+
+void TelemetrySampler::Loop() {
+  const auto interval = std::chrono::milliseconds(interval_ms_);
+  Clock::time_point next = state_->started + interval;
+  while (true) {
+    {
+      std::unique_lock lock(mutex_);
+      if (wake_.wait_until(lock, next, [this] { return stop_; })) break;
+    }
+    TakeSample();
+    next += interval;
+    // A stalled machine (or a slow sensor) must not cause a burst of catch-up samples.
+    if (Clock::time_point now = Clock::now(); next < now) next = now + interval;
+  }
+  // The part of an interval before Stop counts too: a run shorter than the interval
+  // still gets one sample, with rates over the time it covers.
+  if (Clock::now() - state_->last_at >= kShortestFinalInterval) TakeSample();
+}
+
+void TelemetrySampler::TakeSample() {
+  State& s = *state_;
+  const Clock::time_point before_at = s.last_at;
+  std::vector<CpuTicks> cpus_before = std::move(s.cpus);
+  Interrupts irq_before = std::move(s.interrupts);
+  std::vector<DiskCounters> disks_before = std::move(s.disks);
+  s.Read(proc_root_);
+  const double interval_s = std::chrono::duration<double>(s.last_at - before_at).count();
+
+  Json sample = Json::object();
+  sample["t_s"] = Round(std::chrono::duration<double>(s.last_at - s.started).count(), 1000);
+  Json cpus = Json::array();
+  for (const CpuPercent& c : CpuDeltas(cpus_before, s.cpus))
+    cpus.push_back({{"cpu", c.cpu}, {"busy_pct", Round(c.busy, 10)}, {"user_pct", Round(c.user, 10)},
+                    {"system_pct", Round(c.system, 10)}, {"irq_pct", Round(c.irq, 10)},
+                    {"softirq_pct", Round(c.softirq, 10)}, {"iowait_pct", Round(c.iowait, 10)},
+                    {"idle_pct", Round(c.idle, 10)}});
+  sample["cpus"] = std::move(cpus);
+
+  // Interrupt columns follow the header's CPUs; a CPU going on or off line between two
+  // readings changes the columns, and that interval's interrupts are left out.
+  sample["interrupt_cpus"] = s.interrupts.cpus;
+  Json irqs = Json::array();
+  if (irq_before.cpus == s.interrupts.cpus && interval_s > 0) {
+    for (const IrqLine& line : s.interrupts.lines) {
+      IrqClass cls = ClassifyIrq(line.name, s.nics);
+      if (cls.kind == IrqKind::kOther) continue;
+      auto old = std::find_if(irq_before.lines.begin(), irq_before.lines.end(),
+                              [&](const IrqLine& l) { return l.irq == line.irq && l.name == line.name; });
+      if (old == irq_before.lines.end() || old->per_cpu.size() != line.per_cpu.size()) continue;
+      Json per_s = Json::array();
+      bool any = false;
+      for (size_t i = 0; i < line.per_cpu.size(); ++i) {
+        uint64_t d = line.per_cpu[i] > old->per_cpu[i] ? line.per_cpu[i] - old->per_cpu[i] : 0;
+        any = any || d > 0;
+        per_s.push_back(Round(static_cast<double>(d) / interval_s, 10));
+      }
+      if (!any) continue;  // quiet lines would only fill the database
+      irqs.push_back({{"irq", line.irq}, {"name", line.name}, {"kind", IrqKindName(cls.kind)},
+                      {"device", cls.device}, {"per_cpu_per_s", std::move(per_s)}});
+    }
+  }
+  sample["interrupts"] = std::move(irqs);
+
+  std::optional<uint64_t> cache = PageCacheBytes(ReadFileText(proc_root_ + "/meminfo").value_or(""));
+  sample["page_cache_bytes"] = OrNull(cache);
+
+  std::vector<DiskCounters> before_kept, after_kept;
+  for (const DiskCounters& d : disks_before)
+    if (IsSampledDisk(d, s.whole_disks)) before_kept.push_back(d);
+  for (const DiskCounters& d : s.disks)
+    if (IsSampledDisk(d, s.whole_disks)) after_kept.push_back(d);
+  Json disks = Json::array();
+  for (const DiskRates& r : DiskDeltas(before_kept, after_kept, interval_s))
+    disks.push_back({{"disk", r.name}, {"util_pct", Round(r.util_pct, 10)},
+                     {"read_mb_per_s", Round(r.read_mb_per_s, 100)},
+                     {"write_mb_per_s", Round(r.write_mb_per_s, 100)}});
+  sample["disks"] = std::move(disks);
+
+  Json temps = Json::array(), fans = Json::array();
+  if (s.read_sensors) {
+    if (std::optional<SensorReadings> r = ReadSensors()) {
+      for (const SensorReading& t : r->temperatures) {
+        temps.push_back({{"chip", t.chip}, {"label", t.label}, {"celsius", Round(t.value, 10)}});
+        s.sensor_chips.insert(t.chip);
+      }
+      for (const SensorReading& f : r->fans) {
+        fans.push_back({{"chip", f.chip}, {"label", f.label}, {"rpm", Round(f.value, 1)}});
+        s.sensor_chips.insert(f.chip);
+      }
+    }
+  }
+  sample["temperatures"] = std::move(temps);
+  sample["fans"] = std::move(fans);
+
+  {
+    std::lock_guard lock(mutex_);
+    samples_.push_back(sample);
+  }
+  if (on_sample_) on_sample_(sample);
+}
+
+nlohmann::ordered_json TelemetrySampler::Stop() {
+  {
+    std::lock_guard lock(mutex_);
+    stop_ = true;
+  }
+  wake_.notify_all();
+  if (thread_.joinable()) thread_.join();
+  Json out = Json::object();
+  if (interval_ms_ % 1000 == 0) out["interval_s"] = interval_ms_ / 1000;
+  else out["interval_s"] = interval_ms_ / 1000.0;
+  {
+    std::lock_guard lock(mutex_);
+    out["samples"] = samples_;
+  }
+  std::string sensors;
+  if (state_)
+    for (const std::string& chip : state_->sensor_chips) sensors += (sensors.empty() ? "" : ", ") + chip;
+  if (sensors.empty()) sensors = "no sensors";
+  Json with_sensors = out;
+  with_sensors["sensors"] = sensors;
+  out["summary"] = SummariseTelemetry(with_sensors);
+  out["sensors"] = sensors;
+  return out;
+}
+
+}  // namespace nasperf::sysinfo::telemetry
