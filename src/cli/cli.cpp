@@ -7,6 +7,8 @@
 #include "cli/command_line.h"
 #include "cli/commands.h"
 #include "cli/info_command.h"
+#include "cli/net_command.h"
+#include "cli/remote_job.h"
 #include "cli/report_command.h"
 #include "cli/results_command.h"
 #include "nasperf/version.h"
@@ -37,6 +39,7 @@ int CliMain(int argc, char** argv) {
   CLI::App* run_cmd = app.add_subcommand("run", "run one job against TARGET");
   AddCommonOptions(*run_cmd, run.common);
   AddJobOptions(*run_cmd, run.job, JobOptionSet::kFull);
+  AddAgentTargetOptions(*run_cmd, run.remote);
 
   QuickCommandOptions quick;
   quick.job.size = "1g";
@@ -46,6 +49,15 @@ int CliMain(int argc, char** argv) {
       "quick", "CrystalDiskMark's set on TARGET: SEQ1M Q8T1, SEQ1M Q1T1, RND4K Q32T1, RND4K Q1T1, read and write");
   AddCommonOptions(*quick_cmd, quick.common);
   AddJobOptions(*quick_cmd, quick.job, JobOptionSet::kQuick);
+  AddAgentTargetOptions(*quick_cmd, quick.remote);
+
+  AgentCommandOptions agent;
+  CLI::App* agent_cmd = app.add_subcommand("agent", "serve jobs, telemetry and network tests to nasperf clients (run on the NAS)");
+  agent_cmd->add_option("--listen", agent.listen, "ADDR:PORT to listen on (default 127.0.0.1:7070; port 0: any free port)");
+  agent_cmd->add_option("--root", agent.root, "directory every client path is confined to (default .)");
+  agent_cmd->add_option("--token-file", agent.token_file, "shared secret, mode 0600, at least 16 bytes");
+  agent_cmd->add_flag("--insecure", agent.insecure, "no token (tests only; loopback addresses only)");
+  agent_cmd->add_flag("--json", agent.json, "the start line as JSON");
 
   SweepCommandOptions sweep;
   CLI::App* sweep_cmd = app.add_subcommand(
@@ -67,6 +79,9 @@ int CliMain(int argc, char** argv) {
   ResultsCommandOptions results;
   CLI::App* results_cmd = AddResultsCommand(app, results);
 
+  NetCommandOptions net;
+  CLI::App* net_cmd = AddNetCommand(app, net);
+
   ReportCommandOptions report;
   AddReportCommand(app, report);
   CLI::App* report_cmd = app.get_subcommand("report");
@@ -77,7 +92,7 @@ int CliMain(int argc, char** argv) {
   info_cmd->add_option("TARGET", info_target, "a path, block device or null: (default .)");
   info_cmd->add_flag("--json", info_json, "JSON on stdout");
 
-  run.common.command_line = quick.common.command_line = sweep.common.command_line = results.common.command_line = report.filters.common.command_line =
+  net.common.command_line = run.common.command_line = quick.common.command_line = sweep.common.command_line = results.common.command_line = report.filters.common.command_line =
       RedactedCommandLine(argc, argv);
   try {
     app.parse(argc, argv);
@@ -113,6 +128,8 @@ int CliMain(int argc, char** argv) {
   try {
     if (*run_cmd) return RunCommand(run);
     if (*quick_cmd) return QuickCommand(quick);
+    if (*agent_cmd) return AgentCommand(agent);
+    if (*net_cmd) return NetCommand(net);
     if (*sweep_cmd) return SweepCommand(sweep);
     if (*results_cmd) return ResultsCommand(*results_cmd, results);
     if (*report_cmd) return ReportCommand(report);

@@ -5,15 +5,24 @@
 
 namespace nasperf {
 
+// --on / --agent / --token-file of run and quick (cli/remote_job.h does the work).
+struct AgentTargetOptions {
+  std::string on;          // HOST[:PORT]: the agent runs the job on its own disks
+  std::string agent;       // HOST[:PORT]: the agent samples telemetry while the job runs here
+  std::string token_file;  // else NASPERF_TOKEN, else none
+};
+
 struct RunCommandOptions {
   CommonOptions common;
   JobOptions job;
+  AgentTargetOptions remote;
 };
 int RunCommand(const RunCommandOptions& options);
 
 struct QuickCommandOptions {
   CommonOptions common;
   JobOptions job;
+  AgentTargetOptions remote;
 };
 int QuickCommand(const QuickCommandOptions& options);
 
@@ -33,6 +42,15 @@ struct SweepCommandOptions {
   bool drop_caches = false;
 };
 int SweepCommand(const SweepCommandOptions& options);
+
+struct AgentCommandOptions {
+  std::string listen = "127.0.0.1:7070";
+  std::string root = ".";
+  std::string token_file;
+  bool insecure = false;
+  bool json = false;
+};
+int AgentCommand(const AgentCommandOptions& options);
 
 // Exit status for a failed Status, after printing its one line on stderr.
 int ReportFailure(const Status& status);

@@ -7,6 +7,7 @@
 #include "cli/cold_reads.h"
 #include "cli/commands.h"
 #include "cli/progress.h"
+#include "cli/remote_job.h"
 #include "cli/run_recorder.h"
 #include "core/runner.h"
 #include "core/units.h"
@@ -52,7 +53,10 @@ std::string EnginesUsed(const std::vector<RunResult>& results) {
 int QuickCommand(const QuickCommandOptions& options) {
   Result<std::map<std::string, std::string>> tags = ParseTags(options.common.tags);
   if (!tags.ok()) return ReportFailure(tags.status());
-  Result<std::unique_ptr<Target>> made = MakeTarget(options.job.target, TargetOptions{});
+  // Here, or on an agent (--on); an agent may also sample the NAS while we run (--agent).
+  Result<std::unique_ptr<JobSite>> site = MakeJobSite(options.remote);
+  if (!site.ok()) return ReportFailure(site.status());
+  Result<std::unique_ptr<Target>> made = site.value()->MakeTarget(options.job.target, TargetOptions{});
   if (!made.ok()) return ReportFailure(made.status());
   Target& target = *made.value();
   Result<JobSpec> base = BuildJob(options.job, target);
@@ -86,7 +90,7 @@ int QuickCommand(const QuickCommandOptions& options) {
   Result<RunRecorder> recorder = RunRecorder::Open(options.common, "quick");
   if (!recorder.ok()) return ReportFailure(recorder.status());
 
-  const nlohmann::ordered_json inventory = GatherInventory(target.description());
+  const nlohmann::ordered_json inventory = site.value()->Inventory(target);
   ProgressLine progress(!options.common.json);
   ColdReads cold_reads(target, options.job.drop_caches);
   std::vector<RunResult> results;
@@ -97,9 +101,10 @@ int QuickCommand(const QuickCommandOptions& options) {
     progress.SetLabel(fmt::format("{} {} ({}/{})", test.label, direction, i + 1, jobs.size()));
     std::string name = options.common.name.empty() ? std::string(test.label) + " " + direction : options.common.name;
     RunResult begun = NewRunRecord(name, tags.value(), target, jobs[i], inventory);
+    begun.measured_on = options.remote.on.empty() ? "client" : "nas";
     begun.test = test.label;
     if (status = recorder.value().Begin(begun); !status.ok()) break;
-    RunOutcome outcome = RunRepeated(jobs[i], target, RunLabels{name, tags.value()},
+    RunOutcome outcome = site.value()->Run(jobs[i], target, RunLabels{name, tags.value()},
                                      RunHooks{[&](const Sample& s) { progress.Show(s); }, {}, cold_reads.HookFor(jobs[i])});
     progress.Clear();
     if (std::string note = cold_reads.TakeNote(); !note.empty()) outcome.result.notes.push_back(note);

@@ -6,6 +6,7 @@
 #include "cli/cold_reads.h"
 #include "cli/commands.h"
 #include "cli/progress.h"
+#include "cli/remote_job.h"
 #include "cli/run_recorder.h"
 #include "core/runner.h"
 #include "report/json_report.h"
@@ -17,8 +18,11 @@ namespace nasperf {
 int RunCommand(const RunCommandOptions& options) {
   Result<std::map<std::string, std::string>> tags = ParseTags(options.common.tags);
   if (!tags.ok()) return ReportFailure(tags.status());
+  // Here, or on an agent (--on); an agent may also sample the NAS while we run (--agent).
+  Result<std::unique_ptr<JobSite>> site = MakeJobSite(options.remote);
+  if (!site.ok()) return ReportFailure(site.status());
   TargetOptions target_options{options.job.allow_destructive};
-  Result<std::unique_ptr<Target>> target = MakeTarget(options.job.target, target_options);
+  Result<std::unique_ptr<Target>> target = site.value()->MakeTarget(options.job.target, target_options);
   if (!target.ok()) return ReportFailure(target.status());
   Result<JobSpec> job = BuildJob(options.job, *target.value());
   if (!job.ok()) return ReportFailure(job.status());
@@ -27,11 +31,12 @@ int RunCommand(const RunCommandOptions& options) {
   if (!recorder.ok()) return ReportFailure(recorder.status());
 
   RunResult begun = NewRunRecord(options.common.name, tags.value(), *target.value(), job.value(),
-                                 GatherInventory(target.value()->description()));
+                                 site.value()->Inventory(*target.value()));
+  begun.measured_on = options.remote.on.empty() ? "client" : "nas";
   if (Status s = recorder.value().Begin(begun); !s.ok()) return ReportFailure(s);
   ProgressLine progress(!options.common.json);
   ColdReads cold_reads(*target.value(), options.job.drop_caches);
-  RunOutcome outcome = RunRepeated(job.value(), *target.value(), RunLabels{options.common.name, tags.value()},
+  RunOutcome outcome = site.value()->Run(job.value(), *target.value(), RunLabels{options.common.name, tags.value()},
                                    RunHooks{[&](const Sample& s) { progress.Show(s); }, {}, cold_reads.HookFor(job.value())});
   progress.Clear();
   if (std::string note = cold_reads.TakeNote(); !note.empty()) outcome.result.notes.push_back(note);

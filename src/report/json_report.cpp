@@ -115,6 +115,8 @@ ojson RunToJson(const RunResult& run) {
   if (!run.notes.empty()) j["notes"] = run.notes;
   if (!run.command_line.empty()) j["command_line"] = run.command_line;
   if (!run.inventory.empty()) j["inventory"] = run.inventory;
+  j["measured_on"] = run.measured_on;
+  if (!run.telemetry.is_null()) j["telemetry"] = run.telemetry;
   if (run.cached) j["cached"] = *run.cached;
   if (!run.repeats.empty()) {
     j["repeats_mb_per_s"] = RepeatTotals(run);
@@ -127,6 +129,77 @@ ojson DocumentToJson(const std::vector<RunResult>& runs) {
   ojson doc = {{"nasperf", {{"version", NASPERF_VERSION}}}, {"runs", ojson::array()}};
   for (const RunResult& r : runs) doc["runs"].push_back(RunToJson(r));
   return doc;
+}
+
+namespace {
+
+DirectionResult DirectionFromJson(const nlohmann::json& j) {
+  DirectionResult d;
+  d.bytes = j.value("bytes", uint64_t{0});
+  d.ios = j.value("ios", uint64_t{0});
+  d.seconds = j.value("seconds", 0.0);
+  d.mb_per_s = j.value("mb_per_s", 0.0);
+  d.iops = j.value("iops", 0.0);
+  d.errors = j.value("errors", uint64_t{0});
+  const nlohmann::json lat = j.value("lat_us", nlohmann::json::object());
+  d.lat = {lat.value("mean", 0.0), lat.value("p50", 0.0), lat.value("p90", 0.0),
+           lat.value("p99", 0.0), lat.value("p999", 0.0), lat.value("max", 0.0)};
+  return d;
+}
+
+}  // namespace
+
+Result<RunResult> RunFromJson(const nlohmann::json& j) {
+  if (!j.is_object()) return Status::BadInput("run: not a JSON object");
+  RunResult r;
+  try {
+    Result<JobSpec> job = JobFromJson(j.at("job"));
+    if (!job.ok()) return job.status();
+    r.job = job.value();
+    r.engine = j.at("job").value("engine", std::string("auto"));
+    r.id = j.value("id", int64_t{0});
+    r.name = j.value("name", std::string());
+    r.test = j.value("test", std::string());
+    r.target = j.value("target", std::string());
+    r.partial = j.value("partial", false);
+    r.started_at = j.value("started_at", std::string());
+    r.source_tool = j.value("source_tool", std::string("nasperf"));
+    r.source_file = j.value("source_file", std::string());
+    if (j.contains("read")) r.read = DirectionFromJson(j.at("read"));
+    if (j.contains("write")) r.write = DirectionFromJson(j.at("write"));
+    const nlohmann::json cpu = j.value("cpu", nlohmann::json::object());
+    r.cpu = {cpu.value("user_pct", 0.0), cpu.value("sys_pct", 0.0)};
+    for (const nlohmann::json& s : j.value("samples", nlohmann::json::array()))
+      r.samples.push_back({s.value("t_s", 0.0), s.value("read_mb_per_s", 0.0), s.value("write_mb_per_s", 0.0)});
+    r.tags = j.value("tags", std::map<std::string, std::string>());
+    r.error = j.value("error", std::string());
+    r.notes = j.value("notes", std::vector<std::string>());
+    r.command_line = j.value("command_line", std::string());
+    if (j.contains("inventory") && j.at("inventory").is_object()) r.inventory = nlohmann::ordered_json(j.at("inventory"));
+    if (j.contains("cached") && j.at("cached").is_boolean()) r.cached = j.at("cached").get<bool>();
+    if (j.contains("repeats") && j.at("repeats").is_object()) {
+      for (const nlohmann::json& e : j.at("repeats").value("each", nlohmann::json::array())) {
+        RepeatFigures f;
+        const nlohmann::json rd = e.value("read", nlohmann::json::object());
+        const nlohmann::json wr = e.value("write", nlohmann::json::object());
+        f.read_mb_per_s = rd.value("mb_per_s", 0.0);
+        f.read_iops = rd.value("iops", 0.0);
+        f.read_lat_mean_us = rd.value("lat_mean_us", 0.0);
+        f.read_lat_p99_us = rd.value("lat_p99_us", 0.0);
+        f.write_mb_per_s = wr.value("mb_per_s", 0.0);
+        f.write_iops = wr.value("iops", 0.0);
+        f.write_lat_mean_us = wr.value("lat_mean_us", 0.0);
+        f.write_lat_p99_us = wr.value("lat_p99_us", 0.0);
+        f.seconds = e.value("seconds", 0.0);
+        r.repeats.push_back(f);
+      }
+    }
+    r.measured_on = j.value("measured_on", std::string("client"));
+    if (j.contains("telemetry")) r.telemetry = nlohmann::ordered_json(j.at("telemetry"));
+  } catch (const nlohmann::json::exception& e) {
+    return Status::BadInput(std::string("run: ") + e.what());
+  }
+  return r;
 }
 
 }  // namespace nasperf

@@ -15,6 +15,9 @@ nlohmann::ordered_json JobToJson(const JobSpec& job, const std::string& engine);
 Result<JobSpec> JobFromJson(const nlohmann::json& j);
 
 nlohmann::ordered_json RunToJson(const RunResult& run);
+// Reads what RunToJson wrote (an agent's runs): every field it knows, defaults for the
+// rest; latency histograms do not travel, only their percentiles. BadInput naming the fault.
+Result<RunResult> RunFromJson(const nlohmann::json& j);
 nlohmann::ordered_json DocumentToJson(const std::vector<RunResult>& runs);
 
 }  // namespace nasperf

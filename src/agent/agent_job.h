@@ -1,0 +1,49 @@
+// The agent's side of JobStart: a job run with the normal runner on a directory under
+// --root, cancellable from another thread, its files removed however it ends.
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "agent/root_path.h"
+#include "nasperf/job.h"
+#include "nasperf/result.h"
+#include "nasperf/status.h"
+
+namespace nasperf {
+
+struct AgentJobRequest {
+  JobSpec job;
+  std::string dir;           // as the client named it, relative to --root
+  std::string dir_real;      // resolved beneath --root
+  std::string name;
+  // quick: "use O_DIRECT, or buffered I/O with fsync where the file system has no O_DIRECT".
+  bool direct_fallback = false;
+  bool check_only = false;  // "check": true
+};
+
+// JobStart payload → request. A bad job → BadInput; a refused path → BadInput with
+// *path_error set (the agent answers Error "path" rather than "bad_request").
+Result<AgentJobRequest> ParseJobStart(const nlohmann::json& payload, const RootDir& root, bool* path_error);
+
+// JobStart with "check": true: every check the target makes before writing anything
+// (space, permissions, O_DIRECT), without running. Writes nothing.
+Status CheckAgentJob(const AgentJobRequest& request);
+
+struct AgentJobOutcome {
+  std::vector<RunResult> runs;  // one run (the median repeat, with every repeat's figures)
+  Status status;                // why it stopped early; the run is then partial
+};
+
+// Runs the request on the calling thread. `cancel` (the control connection closed, a
+// JobCancel, SIGTERM) stops the workers at their next batch. `on_sample` gets the
+// runner's 1 Hz samples. Every run carries the agent's inventory, measured_on "nas" and
+// the telemetry sampled while it ran.
+AgentJobOutcome RunAgentJob(const AgentJobRequest& request, const std::atomic<bool>& cancel,
+                            const std::function<void(const Sample&)>& on_sample);
+
+}  // namespace nasperf

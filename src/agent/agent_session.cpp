@@ -1,0 +1,345 @@
+// A connection of `nasperf agent`: the handshake, the control request loop, data streams.
+#include "agent/agent_session.h"
+
+#include <cstdio>
+#include <functional>
+#include <memory>
+#include <thread>
+
+#include "agent/agent_job.h"
+#include "agent/auth.h"
+#include "net/net_service.h"
+#include "nasperf/version.h"
+#include "report/json_report.h"
+#include "sysinfo/inventory.h"
+#include "sysinfo/telemetry/telemetry.h"
+
+namespace nasperf {
+namespace {
+
+using std::chrono::milliseconds;
+using Sampler = sysinfo::telemetry::TelemetrySampler;
+
+constexpr milliseconds kSendTimeout{10000};
+constexpr milliseconds kDataAttachTimeout{10000};
+constexpr milliseconds kLoopTick{250};
+
+SteadyTime Now() { return std::chrono::steady_clock::now(); }
+
+void Log(const std::string& peer, const std::string& what) {
+  std::fprintf(stderr, "nasperf agent: %s: %s\n", peer.c_str(), what.c_str());
+}
+
+nlohmann::json ErrorPayload(const std::string& code, const std::string& message) {
+  return {{"code", code}, {"message", message}};
+}
+
+// A run for JobDone: RunToJson plus where it was measured and its telemetry (whether or
+// not RunToJson writes them), trimmed to fit in one frame: a long run's telemetry series
+// is dropped before the frame would pass 1 MiB, its summary kept.
+nlohmann::json RunForWire(const RunResult& r) {
+  nlohmann::json j = nlohmann::json(RunToJson(r));
+  j["measured_on"] = r.measured_on;
+  if (!r.telemetry.is_null()) j["telemetry"] = nlohmann::json(r.telemetry);
+  if (j.dump().size() > kMaxPayload / 2 && j["telemetry"].is_object() && j["telemetry"].contains("samples")) {
+    j["telemetry"]["samples"] = nlohmann::json::array();
+    j["notes"].push_back("telemetry series dropped (too long for one agent frame); summary kept");
+  }
+  return j;
+}
+
+// Types a client may send on an authenticated control connection.
+bool IsControlRequest(MessageType t) {
+  switch (t) {
+    case MessageType::kInventoryGet: case MessageType::kNetStart: case MessageType::kNetFinish:
+    case MessageType::kJobStart: case MessageType::kJobCancel: case MessageType::kTelemetryStart:
+    case MessageType::kTelemetryStop: case MessageType::kPing: case MessageType::kPong:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// The handshake; returns the role ("control" | "data") or "" after answering the failure.
+std::string Authenticate(AgentContext& ctx, int fd, FrameDecoder& decoder, SteadyTime deadline, const std::string& peer) {
+  auto refuse = [&](const std::string& code, const std::string& message) {
+    SendFrame(fd, MessageType::kError, ErrorPayload(code, message), Now() + milliseconds(1000));
+    Log(peer, "refused: " + message);
+    return std::string();
+  };
+  auto read = [&](MessageType expected) -> std::optional<Frame> {
+    ReadOutcome got = ReadFrame(fd, decoder, deadline, &ctx.shutting_down);
+    if (got.end == ReadEnd::kTimeout) {
+      refuse("auth", "authentication did not finish within the time allowed");
+      return std::nullopt;
+    }
+    if (got.end == ReadEnd::kProtocolError) {
+      refuse("protocol", got.status.message());
+      return std::nullopt;
+    }
+    if (got.end != ReadEnd::kFrame) return std::nullopt;
+    if (got.frame.type != expected) {
+      refuse("auth", "authenticate first: expected " + MessageTypeName(expected) + ", got " +
+                         MessageTypeName(got.frame.type));
+      return std::nullopt;
+    }
+    return std::move(got.frame);
+  };
+
+  std::optional<Frame> hello = read(MessageType::kHello);
+  if (!hello) return "";
+  const nlohmann::json& h = hello->payload;
+  std::string role = h.contains("role") && h["role"].is_string() ? h["role"].get<std::string>() : "";
+  if (role != "control" && role != "data") return refuse("protocol", "Hello.role must be \"control\" or \"data\"");
+  std::string client_nonce_hex = h.contains("client_nonce") && h["client_nonce"].is_string() ? h["client_nonce"].get<std::string>() : "";
+  Result<std::string> client_nonce = HexToBytes(client_nonce_hex, kNonceBytes, "Hello.client_nonce");
+  if (!client_nonce.ok()) return refuse("protocol", client_nonce.status().message());
+  Result<std::string> server_nonce_hex = RandomHex(kNonceBytes);
+  if (!server_nonce_hex.ok()) return refuse("failed", server_nonce_hex.status().message());
+  std::string server_nonce = HexToBytes(server_nonce_hex.value(), kNonceBytes, "nonce").value();
+  if (!SendFrame(fd, MessageType::kChallenge, {{"server_nonce", server_nonce_hex.value()}, {"agent", "nasperf " NASPERF_VERSION}},
+                 deadline).ok())
+    return "";
+  std::optional<Frame> auth = read(MessageType::kAuth);
+  if (!auth) return "";
+  std::string mac = auth->payload.contains("mac") && auth->payload["mac"].is_string() ? auth->payload["mac"].get<std::string>() : "";
+  if (!MacMatches(ClientMac(ctx.options.token, role, server_nonce, client_nonce.value()), mac))
+    return refuse("auth", "wrong token (the MAC does not match)");
+  if (!SendFrame(fd, MessageType::kAuthOk, {{"mac", AgentMac(ctx.options.token, client_nonce.value(), server_nonce)}},
+                 deadline).ok())
+    return "";
+  return role;
+}
+
+// The request loop of one authenticated control connection, and what it owns: at most
+// one job (on its own thread), a telemetry sampler and the net sessions it started.
+class ControlSession {
+ public:
+  ControlSession(AgentContext& ctx, int fd, FrameDecoder& decoder, uint64_t id, std::string peer)
+      : ctx_(ctx), fd_(fd), decoder_(decoder), id_(id), peer_(std::move(peer)) {}
+
+  ~ControlSession() {
+    // However the connection ended, nothing it started outlives it.
+    job_cancel_.store(true);
+    if (job_thread_.joinable()) job_thread_.join();
+    if (telemetry_) telemetry_->Stop();
+    if (net_telemetry_) net_telemetry_->Stop();
+    if (ctx_.net) ctx_.net->ConnectionClosed(id_);
+  }
+
+  void Run() {
+    SteadyTime idle_deadline = Now() + ctx_.options.idle_timeout;
+    while (!broken_.load()) {
+      if (job_thread_.joinable() && !job_running_.load()) {
+        job_thread_.join();
+        idle_deadline = Now() + ctx_.options.idle_timeout;
+      }
+      ReadOutcome got = ReadFrame(fd_, decoder_, std::min(idle_deadline, Now() + kLoopTick), &ctx_.shutting_down);
+      if (got.end == ReadEnd::kTimeout) {
+        // A job or telemetry in progress is not idleness: the client is waiting for them.
+        if (job_running_.load() || telemetry_) idle_deadline = Now() + ctx_.options.idle_timeout;
+        if (Now() >= idle_deadline) {
+          Send(MessageType::kError, ErrorPayload("protocol", "idle for too long: closing"));
+          Log(peer_, "closed: idle");
+          return;
+        }
+        continue;
+      }
+      if (got.end == ReadEnd::kProtocolError) {
+        Send(MessageType::kError, ErrorPayload("protocol", got.status.message()));
+        Log(peer_, "dropped: " + got.status.message());
+        return;
+      }
+      if (got.end != ReadEnd::kFrame) return;  // closed, reset or shutting down
+      if (!IsControlRequest(got.frame.type)) {
+        std::string message = "protocol error: " + MessageTypeName(got.frame.type) + " is not allowed on a control connection";
+        Send(MessageType::kError, ErrorPayload("protocol", message));
+        Log(peer_, "dropped: " + message);
+        return;
+      }
+      Handle(got.frame);
+      idle_deadline = Now() + ctx_.options.idle_timeout;
+    }
+  }
+
+ private:
+  // Sends from this thread, the job thread and the telemetry thread are serialised here.
+  void Send(MessageType type, const nlohmann::json& payload) {
+    std::lock_guard<std::mutex> lock(send_mutex_);
+    if (broken_.load()) return;
+    if (!SendFrame(fd_, type, payload, Now() + kSendTimeout).ok()) broken_.store(true);
+  }
+  void SendError(const Status& s, const std::string& code_for_bad_input = "bad_request") {
+    Send(MessageType::kError, ErrorPayload(s.kind() == ErrorKind::kBadInput ? code_for_bad_input : "failed", s.message()));
+  }
+
+  void Handle(const Frame& frame) {
+    switch (frame.type) {
+      case MessageType::kPing: Send(MessageType::kPong, nlohmann::json::object()); return;
+      case MessageType::kPong: return;
+      case MessageType::kInventoryGet:
+        Send(MessageType::kInventory, {{"inventory", GatherInventory(ctx_.root.real_path())}});
+        return;
+      case MessageType::kJobStart: return StartJob(frame.payload);
+      case MessageType::kJobCancel:
+        if (!job_running_.load()) return SendError(Status::BadInput("JobCancel: no job is running"));
+        job_cancel_.store(true);
+        return;  // the job answers with JobDone (partial)
+      case MessageType::kTelemetryStart:
+        if (telemetry_) return SendError(Status::BadInput("TelemetryStart: telemetry is already running"));
+        telemetry_ = std::make_unique<Sampler>();
+        telemetry_->Start([this](const nlohmann::ordered_json& sample) {
+          Send(MessageType::kTelemetrySample, nlohmann::json(sample));
+        });
+        return;
+      case MessageType::kTelemetryStop: {
+        if (!telemetry_) return SendError(Status::BadInput("TelemetryStop: telemetry is not running"));
+        nlohmann::ordered_json telemetry = telemetry_->Stop();
+        telemetry_.reset();
+        Send(MessageType::kTelemetryDone, {{"telemetry", nlohmann::json(telemetry)}});
+        return;
+      }
+      case MessageType::kNetStart: {
+        if (!ctx_.net) return SendError(Status::Unavailable("NetStart: this agent has no network test"));
+        Result<nlohmann::json> ready = ctx_.net->Start(frame.payload, id_);
+        if (!ready.ok()) return SendError(ready.status());
+        if (!net_telemetry_) {
+          net_telemetry_ = std::make_unique<Sampler>();
+          net_telemetry_->Start();
+        }
+        Send(MessageType::kNetReady, ready.value());
+        return;
+      }
+      case MessageType::kNetFinish: {
+        if (!ctx_.net) return SendError(Status::Unavailable("NetFinish: this agent has no network test"));
+        Result<nlohmann::json> report = ctx_.net->Finish(frame.payload, id_);
+        if (!report.ok()) return SendError(report.status());
+        nlohmann::json payload = report.value();
+        if (net_telemetry_) {
+          payload["telemetry"] = nlohmann::json(net_telemetry_->Stop());
+          net_telemetry_.reset();
+        }
+        Send(MessageType::kNetReport, payload);
+        return;
+      }
+      default: return;
+    }
+  }
+
+  void StartJob(const nlohmann::json& payload) {
+    if (job_running_.load())
+      return SendError(Status::BadInput("JobStart: a job is already running on this connection"));
+    if (job_thread_.joinable()) job_thread_.join();  // the last job's thread, finishing its JobDone
+    bool path_error = false;
+    Result<AgentJobRequest> request = ParseJobStart(payload, ctx_.root, &path_error);
+    if (!request.ok()) return SendError(request.status(), path_error ? "path" : "bad_request");
+    if (request.value().check_only) {
+      if (Status s = CheckAgentJob(request.value()); !s.ok()) return SendError(s);
+      return Send(MessageType::kJobDone, {{"runs", nlohmann::json::array()}, {"inventory", nlohmann::json::object()}});
+    }
+    std::unique_lock<std::mutex> slot(ctx_.job_mutex, std::try_to_lock);
+    if (!slot.owns_lock())
+      return Send(MessageType::kError, ErrorPayload("busy", "another client's job is running on this agent"));
+    job_cancel_.store(false);
+    job_running_.store(true);
+    Log(peer_, "job " + std::string(ToString(request.value().job.rw)) + " in " + request.value().dir_real);
+    job_thread_ = std::thread([this, slot = std::move(slot), request = std::move(request).value()]() mutable {
+      // Cancelled by JobCancel, by this connection closing, or by the agent shutting down.
+      std::atomic<bool> cancel{false};
+      std::thread watcher;  // folds the two outer flags into the one the engines read
+      std::atomic<bool> done{false};
+      // Samples only come while the clock runs; laying out a large file for a read job
+      // can take longer than the client's 3 s of patience, so silence is filled with Ping.
+      std::atomic<int64_t> last_sent_ms{0};
+      auto now_ms = [] {
+        return std::chrono::duration_cast<milliseconds>(Now().time_since_epoch()).count();
+      };
+      last_sent_ms.store(now_ms());
+      watcher = std::thread([&] {
+        while (!done.load()) {
+          if (job_cancel_.load() || ctx_.shutting_down.load()) cancel.store(true);
+          if (now_ms() - last_sent_ms.load() > 1000) {
+            Send(MessageType::kPing, nlohmann::json::object());
+            last_sent_ms.store(now_ms());
+          }
+          std::this_thread::sleep_for(milliseconds(50));
+        }
+      });
+      AgentJobOutcome outcome = RunAgentJob(request, cancel, [&, this](const Sample& s) {
+        Send(MessageType::kJobSample, {{"t_s", s.t_s}, {"read_mb_per_s", s.read_mb_per_s}, {"write_mb_per_s", s.write_mb_per_s}});
+        last_sent_ms.store(now_ms());
+      });
+      done.store(true);
+      watcher.join();
+      Log(peer_, outcome.status.ok() ? "job done" : "job stopped: " + outcome.status.message());
+      // Free the agent and this connection before answering: the client may send its
+      // next JobStart the moment it reads JobDone.
+      slot.unlock();
+      job_running_.store(false);
+      if (outcome.runs.empty()) {
+        SendError(outcome.status);
+      } else {
+        nlohmann::json runs = nlohmann::json::array();
+        for (const RunResult& r : outcome.runs) runs.push_back(RunForWire(r));
+        nlohmann::json done_payload = {{"runs", runs}, {"inventory", nlohmann::json(outcome.runs.front().inventory)}};
+        if (!outcome.status.ok()) done_payload["error"] = outcome.status.message();
+        Send(MessageType::kJobDone, done_payload);
+      }
+    });
+  }
+
+  AgentContext& ctx_;
+  int fd_;
+  FrameDecoder& decoder_;
+  uint64_t id_;
+  std::string peer_;
+  std::mutex send_mutex_;
+  std::atomic<bool> broken_{false};
+  std::thread job_thread_;
+  std::atomic<bool> job_running_{false};
+  std::atomic<bool> job_cancel_{false};
+  std::unique_ptr<Sampler> telemetry_;
+  std::unique_ptr<Sampler> net_telemetry_;
+};
+
+void ServeData(AgentContext& ctx, ScopedFd fd, FrameDecoder& decoder, const std::string& peer) {
+  ReadOutcome got = ReadFrame(fd.get(), decoder, Now() + kDataAttachTimeout, &ctx.shutting_down);
+  if (got.end != ReadEnd::kFrame || got.frame.type != MessageType::kDataAttach) {
+    std::string message = got.end == ReadEnd::kFrame ? "expected DataAttach on a data connection, got " +
+                                                           MessageTypeName(got.frame.type)
+                                                     : got.status.message();
+    if (got.end == ReadEnd::kFrame || got.end == ReadEnd::kProtocolError || got.end == ReadEnd::kTimeout)
+      SendFrame(fd.get(), MessageType::kError, ErrorPayload("protocol", message), Now() + milliseconds(1000));
+    Log(peer, "data connection dropped: " + message);
+    return;
+  }
+  if (!ctx.net) {
+    SendFrame(fd.get(), MessageType::kError, ErrorPayload("failed", "this agent has no network test"), Now() + kSendTimeout);
+    return;
+  }
+  if (!decoder.TakeBuffered().empty()) {
+    // The client must wait for DataAttached before sending raw bytes.
+    SendFrame(fd.get(), MessageType::kError, ErrorPayload("protocol", "data sent before DataAttached"), Now() + kSendTimeout);
+    return;
+  }
+  // Attach owns and closes the socket; a duplicate lets us still answer a refused attach.
+  ScopedFd answer(::dup(fd.get()));
+  Status s = ctx.net->Attach(got.frame.payload, std::move(fd), ctx.shutting_down);
+  if (!s.ok() && s.kind() == ErrorKind::kBadInput && answer.valid())
+    SendFrame(answer.get(), MessageType::kError, ErrorPayload("bad_request", s.message()), Now() + milliseconds(1000));
+  if (!s.ok()) Log(peer, "data stream: " + s.message());
+}
+
+}  // namespace
+
+void ServeConnection(AgentContext& ctx, ScopedFd fd, uint64_t connection_id, SteadyTime accepted_at,
+                     const std::string& peer) {
+  FrameDecoder decoder;
+  std::string role = Authenticate(ctx, fd.get(), decoder, accepted_at + ctx.options.auth_timeout, peer);
+  if (role.empty()) return;
+  if (role == "data") return ServeData(ctx, std::move(fd), decoder, peer);
+  ControlSession session(ctx, fd.get(), decoder, connection_id, peer);
+  session.Run();
+}
+
+}  // namespace nasperf

@@ -1,0 +1,32 @@
+// One accepted connection of `nasperf agent`: authentication, then either the control
+// request loop or one data stream handed to NetService. Runs on its own thread.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <mutex>
+
+#include "agent/agent_server.h"
+#include "agent/frame_socket.h"
+#include "agent/root_path.h"
+#include "platform/scoped_fd.h"
+
+namespace nasperf {
+
+// What every connection shares; owned by the server, outlives every connection thread.
+struct AgentContext {
+  AgentContext(AgentServerOptions o, RootDir r) : options(std::move(o)), root(std::move(r)) {}
+  AgentServerOptions options;
+  RootDir root;
+  NetService* net = nullptr;
+  std::atomic<bool> shutting_down{false};
+  // Jobs run one at a time on an agent: two would measure each other (and a directory
+  // target's file names are per process).
+  std::mutex job_mutex;
+};
+
+// Serves the connection until it closes, fails or the agent shuts down. Never throws.
+void ServeConnection(AgentContext& ctx, ScopedFd fd, uint64_t connection_id, SteadyTime accepted_at,
+                     const std::string& peer);
+
+}  // namespace nasperf

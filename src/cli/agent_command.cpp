@@ -1,0 +1,51 @@
+// `nasperf agent`: serves jobs, telemetry and network tests on this machine (the NAS).
+#include <csignal>
+#include <cstdio>
+
+#include <nlohmann/json.hpp>
+
+#include "agent/agent_server.h"
+#include "agent/auth.h"
+#include "cli/commands.h"
+#include "platform/signals.h"
+
+namespace nasperf {
+
+int AgentCommand(const AgentCommandOptions& options) {
+  AgentServerOptions server_options;
+  server_options.listen = options.listen;
+  server_options.root = options.root;
+  server_options.insecure = options.insecure;
+  if (!options.token_file.empty()) {
+    Result<std::string> token = LoadTokenFile(options.token_file);
+    if (!token.ok()) return ReportFailure(token.status());
+    server_options.token = token.value();
+  } else if (!options.insecure) {
+    return ReportFailure(Status::BadInput("agent: no token: give --token-file FILE (mode 0600, 16 bytes or more), "
+                                          "or --insecure on a loopback address"));
+  }
+  Result<std::unique_ptr<AgentServer>> server = AgentServer::Listen(server_options);
+  if (!server.ok()) return ReportFailure(server.status());
+  // A peer that vanishes mid-send must be an error value, never a fatal SIGPIPE.
+  std::signal(SIGPIPE, SIG_IGN);
+
+  // The one start line; tests and scripts read the address actually bound from it.
+  const AgentServer& s = *server.value();
+  if (options.json)
+    std::printf("%s\n", nlohmann::json({{"agent", {{"listen", s.bound_address()}, {"port", s.bound_port()},
+                                                   {"root", s.root()}, {"insecure", options.insecure}}}})
+                            .dump()
+                            .c_str());
+  else
+    std::printf("nasperf agent: listening on %s, root %s%s\n", s.bound_address().c_str(), s.root().c_str(),
+                options.insecure ? " (INSECURE: no token)" : "");
+  std::fflush(stdout);
+
+  std::atomic<bool> never{false};
+  Status served = server.value()->Serve(never, true);
+  if (!served.ok()) return ReportFailure(served);
+  std::fprintf(stderr, "nasperf agent: stopped (signal %d); jobs cancelled and their files removed\n", InterruptSignal());
+  return 0;
+}
+
+}  // namespace nasperf
