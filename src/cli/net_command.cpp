@@ -1,0 +1,154 @@
+// `nasperf net`: options → net test → a stored run (up = write, down = read) with the
+// TCP facts and the fraction of the line rate in its notes.
+#include "cli/net_command.h"
+
+#include <cstdio>
+
+#include <fmt/format.h>
+
+#include "cli/commands.h"
+#include "cli/progress.h"
+#include "cli/run_recorder.h"
+#include "core/runner.h"
+#include "core/units.h"
+#include "net/net_client.h"
+#include "platform/clock.h"
+#include "report/json_report.h"
+#include "report/table_report.h"
+#include "sysinfo/inventory.h"
+
+namespace nasperf {
+namespace {
+
+constexpr uint32_t kMaxStreams = 128;
+
+std::string FactsNote(const net::NetTestResult& r) {
+  const net::TcpFacts& f = r.facts;
+  std::string note = "tcp: ";
+  if (r.up) note += fmt::format("{} retransmits (client's up streams), ", r.up_retrans);
+  if (f.rtt_us) note += fmt::format("rtt {:.0f} us ± {:.0f} us, ", *f.rtt_us, f.rttvar_us.value_or(0));
+  note += f.mss_bytes ? fmt::format("MSS {} B, ", *f.mss_bytes) : "MSS unknown, ";
+  note += f.path_mtu_bytes ? fmt::format("path MTU {} B", *f.path_mtu_bytes) : "path MTU unknown";
+  note += fmt::format(", local {} on {}", f.local_address.empty() ? "?" : f.local_address,
+                      f.interface.empty() ? "?" : f.interface);
+  return note;
+}
+
+}  // namespace
+
+CLI::App* AddNetCommand(CLI::App& app, NetCommandOptions& o) {
+  CLI::App* cmd = app.add_subcommand("net", "TCP throughput between this client and a nasperf agent at HOST[:PORT]");
+  AddCommonOptions(*cmd, o.common);
+  cmd->add_option("HOST", o.address, "the agent: HOST, HOST:PORT or [V6]:PORT (default port 7070)")->required();
+  cmd->add_option("--dir", o.dir, "up (client → agent, reported as write), down (read) or both at once (default up)");
+  cmd->add_option("--streams", o.streams, "parallel TCP connections per direction (default 1)");
+  cmd->add_option("--time", o.time, "seconds to send (default 10)");
+  cmd->add_option("--bs", o.bs, "bytes per send call (default 128k)");
+  cmd->add_option("--token-file", o.token_file, "the agent's shared token (else $NASPERF_TOKEN)");
+  cmd->add_flag("--no-zerocopy", o.no_zerocopy, "send with plain send() instead of sendfile");
+  return cmd;
+}
+
+int NetCommand(const NetCommandOptions& o) {
+  // Everything the user typed is checked before anything is opened or stored.
+  if (o.dir != "up" && o.dir != "down" && o.dir != "both")
+    return ReportFailure(Status::BadInput(fmt::format("--dir must be up, down or both, not '{}'", o.dir)));
+  Result<uint64_t> streams = ParseCount(o.streams, "--streams");
+  if (!streams.ok()) return ReportFailure(streams.status());
+  if (streams.value() < 1 || streams.value() > kMaxStreams)
+    return ReportFailure(Status::BadInput(fmt::format("--streams must be 1..{}, not {}", kMaxStreams, o.streams)));
+  Result<double> seconds = ParseDuration(o.time);
+  if (!seconds.ok()) return ReportFailure(seconds.status());
+  if (!(seconds.value() > 0) || seconds.value() > 3600)
+    return ReportFailure(Status::BadInput(fmt::format("--time must be more than 0 and at most 1h, not '{}'", o.time)));
+  Result<uint64_t> bs = ParseSize(o.bs);
+  if (!bs.ok()) return ReportFailure(bs.status());
+  if (bs.value() < 1 || bs.value() > (64ull << 20))
+    return ReportFailure(Status::BadInput(fmt::format("--bs must be 1 B .. 64 MiB, not '{}'", o.bs)));
+  Result<AgentAddress> address = ParseAgentAddress(o.address);
+  if (!address.ok()) return ReportFailure(address.status());
+  Result<std::string> token = LoadClientToken(o.token_file);
+  if (!token.ok()) return ReportFailure(token.status());
+  Result<std::map<std::string, std::string>> tags = ParseTags(o.common.tags);
+  if (!tags.ok()) return ReportFailure(tags.status());
+  Result<RunRecorder> recorder = RunRecorder::Open(o.common, "net");
+  if (!recorder.ok()) return ReportFailure(recorder.status());
+
+  RunResult run;
+  run.name = o.common.name;
+  run.tags = tags.value();
+  run.target = "net://" + address.value().text();
+  run.engine = "net";
+  run.job.rw = o.dir == "up" ? AccessPattern::kWrite : o.dir == "down" ? AccessPattern::kRead : AccessPattern::kReadWrite;
+  run.job.threads = static_cast<uint32_t>(streams.value());
+  run.job.bs = bs.value();
+  run.job.qd = 1;
+  run.job.size = 0;
+  run.job.time_s = seconds.value();
+  run.job.time_based = true;
+  run.job.engine = "net";
+  const std::string started_at = UtcTimestamp();
+
+  net::NetTestOptions options;
+  options.address = address.value();
+  options.token = token.value();
+  options.dir = o.dir;
+  options.streams = static_cast<uint32_t>(streams.value());
+  options.seconds = seconds.value();
+  options.bs = bs.value();
+  options.zerocopy = !o.no_zerocopy;
+  ProgressLine progress(!o.common.json);
+  progress.SetLabel("net " + o.dir);
+  options.on_sample = [&](const Sample& s) { progress.Show(s); };
+  net::NetTestOutcome outcome = net::RunNetTest(options);
+  progress.Clear();
+  const net::NetTestResult& r = outcome.result;
+  // Nothing moved (no agent, refused token, bad session): nothing to store.
+  if (!r.measured) return ReportFailure(outcome.status);
+
+  run.inventory = GatherInventory(".");
+  if (Status s = recorder.value().Begin(run); !s.ok()) return ReportFailure(s);
+  RunResult begun = run;
+  run.started_at = begun.started_at = started_at;
+  auto direction = [](const net::NetDirection& d) {
+    return SummariseDirection(d.bytes, 0, d.seconds, 0, nullptr);
+  };
+  if (r.up && r.up->bytes > 0) run.write = direction(*r.up);
+  if (r.down && r.down->bytes > 0) run.read = direction(*r.down);
+  run.samples = r.samples;
+  run.telemetry = r.telemetry;
+  run.partial = !outcome.status.ok();
+  if (run.partial) run.error = outcome.status.kind() == ErrorKind::kInterrupted ? "interrupted" : outcome.status.message();
+
+  const std::optional<int64_t> speed = r.link_speed_mbps;
+  if (run.write) run.notes.push_back("up (write): " + net::LineRateText(run.write->mb_per_s, r.facts.interface, speed));
+  if (run.read) run.notes.push_back("down (read): " + net::LineRateText(run.read->mb_per_s, r.facts.interface, speed));
+  run.notes.push_back(FactsNote(r));
+  std::string zc = "zerocopy:";
+  if (r.up) zc += fmt::format(" up {} (client)", r.client_send_mode);
+  if (r.down) zc += fmt::format("{} down {} (agent)", r.up ? "," : "", r.agent_send_mode);
+  if (!o.no_zerocopy && r.facts.interface == "lo")
+    zc += "; plain send() on loopback, where it is faster than sendfile (docs/performance.md)";
+  run.notes.push_back(zc);
+  if (r.up && !r.up->receiver_counted)
+    run.notes.push_back("up figure is what the client sent: the agent's count was lost");
+  else if (r.up)
+    run.notes.push_back("up figure is what the agent received; per-second samples are what the client sent");
+  if (!r.agent_report_note.empty()) run.notes.push_back(r.agent_report_note);
+  Status stored = recorder.value().Finish(run, begun);
+
+  if (o.common.json)
+    std::printf("%s\n", DocumentToJson({run}).dump(2).c_str());
+  else
+    std::printf("%s%s", RunTable(run).c_str(), StoredLine(recorder.value(), {run}).c_str());
+  std::fflush(stdout);
+  if (!outcome.status.ok()) {
+    if (outcome.status.kind() != ErrorKind::kInterrupted)
+      std::fprintf(stderr, "nasperf: %s (partial run%s)\n", outcome.status.message().c_str(),
+                   recorder.value().enabled() ? " stored" : "");
+    return ExitCodeFor(outcome.status);
+  }
+  return ReportFailure(stored);
+}
+
+}  // namespace nasperf
