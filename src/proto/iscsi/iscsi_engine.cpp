@@ -1,12 +1,10 @@
 // IscsiEngine: submit queues SCSI tasks; reap drives libiscsi's event loop.
 #include "proto/iscsi/iscsi_engine.h"
 
-#include <poll.h>
 
-#include <algorithm>
 #include <cerrno>
 
-#include "platform/clock.h"
+#include "proto/event_loop.h"
 
 namespace nasperf {
 
@@ -60,29 +58,16 @@ Result<size_t> IscsiEngine::submit(std::span<const IoRequest> requests) {
 }
 
 Status IscsiEngine::Service(int timeout_ms) {
-  pollfd pfd{iscsi_get_fd(session_->get()), static_cast<short>(iscsi_which_events(session_->get())), 0};
-  int n = ::poll(&pfd, 1, timeout_ms);
-  if (n < 0) {
-    if (errno == EINTR) return Status::Ok();
-    return ErrnoStatus("poll", "iscsi", errno);
-  }
-  // Called with no events too: libiscsi checks its command timeouts there.
-  if (iscsi_service(session_->get(), n > 0 ? pfd.revents : 0) < 0)
-    return Status::Io("iscsi: " + session_->LastError());
-  return Status::Ok();
+  iscsi_context* iscsi = session_->get();
+  Status s = ServiceOnce(iscsi_get_fd(iscsi), static_cast<short>(iscsi_which_events(iscsi)), timeout_ms,
+                         [iscsi](int revents) { return iscsi_service(iscsi, revents); }, "iscsi");
+  if (!s.ok() && s.kind() == ErrorKind::kIo) return Status::Io("iscsi: " + session_->LastError());
+  return s;
 }
 
 Result<size_t> IscsiEngine::reap(std::span<IoCompletion> out, size_t min_complete,
                                  std::chrono::microseconds timeout) {
-  const uint64_t deadline = MonotonicNs() + static_cast<uint64_t>(timeout.count()) * 1000;
-  size_t want = std::min(min_complete, done_.size() + inflight_);
-  while (done_.size() < want) {
-    uint64_t now = MonotonicNs();
-    if (now >= deadline) break;
-    int wait_ms = static_cast<int>(std::min<uint64_t>((deadline - now + 999999) / 1000000, 1000));
-    if (Status s = Service(wait_ms); !s.ok()) return s;
-  }
-  return done_.PopInto(out);
+  return ReapByPolling(done_, inflight_, out, min_complete, timeout, [this](int wait_ms) { return Service(wait_ms); });
 }
 
 Status IscsiEngine::sync() {

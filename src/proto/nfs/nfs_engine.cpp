@@ -3,13 +3,11 @@
 
 #include <fcntl.h>
 #include <nfsc/libnfs.h>
-#include <poll.h>
 
-#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
-#include "platform/clock.h"
+#include "proto/event_loop.h"
 
 namespace nasperf {
 
@@ -57,28 +55,15 @@ Result<size_t> NfsEngine::submit(std::span<const IoRequest> requests) {
 }
 
 Status NfsEngine::Service(int timeout_ms) {
-  pollfd pfd{nfs_get_fd(session_->get()), static_cast<short>(nfs_which_events(session_->get())), 0};
-  int n = ::poll(&pfd, 1, timeout_ms);
-  if (n < 0) {
-    if (errno == EINTR) return Status::Ok();
-    return ErrnoStatus("poll", "nfs", errno);
-  }
-  // Called with no events too: libnfs checks its RPC timeouts there.
-  if (nfs_service(session_->get(), n > 0 ? pfd.revents : 0) < 0)
-    return Status::Io("nfs: " + path_ + ": " + session_->LastError());
-  return Status::Ok();
+  nfs_context* nfs = session_->get();
+  Status s = ServiceOnce(nfs_get_fd(nfs), static_cast<short>(nfs_which_events(nfs)), timeout_ms,
+                         [nfs](int revents) { return nfs_service(nfs, revents); }, "nfs: " + path_);
+  if (!s.ok() && s.kind() == ErrorKind::kIo) return Status::Io("nfs: " + path_ + ": " + session_->LastError());
+  return s;
 }
 
 Result<size_t> NfsEngine::reap(std::span<IoCompletion> out, size_t min_complete, std::chrono::microseconds timeout) {
-  const uint64_t deadline = MonotonicNs() + static_cast<uint64_t>(timeout.count()) * 1000;
-  size_t want = std::min(min_complete, done_.size() + inflight_);
-  while (done_.size() < want) {
-    uint64_t now = MonotonicNs();
-    if (now >= deadline) break;
-    int wait_ms = static_cast<int>(std::min<uint64_t>((deadline - now + 999999) / 1000000, 1000));
-    if (Status s = Service(wait_ms); !s.ok()) return s;
-  }
-  return done_.PopInto(out);
+  return ReapByPolling(done_, inflight_, out, min_complete, timeout, [this](int wait_ms) { return Service(wait_ms); });
 }
 
 Status NfsEngine::sync() {
