@@ -5,35 +5,12 @@
 # target (exit 2) or an unreachable portal (exit 1) in time.
 set -euo pipefail
 
-repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-lab="$repo_root/lab/nas-lab"
-nasperf="${NASPERF:-$repo_root/build/nasperf}"
-work="$(mktemp -d /tmp/nasperf-iscsitest.XXXXXX)"
-failures=0
-
-skip_or_fail() {
-  if [ "${CI:-}" = true ]; then echo "FAIL: $*" >&2; exit 1; fi
-  echo "SKIP: $*" >&2; exit 77
-}
-check() {  # check DESCRIPTION CMD...
-  local what="$1"; shift
-  if "$@"; then echo "ok   $what"; else echo "FAIL $what" >&2; failures=$((failures + 1)); fi
-}
-cleanup() {
-  "$lab" down >/dev/null 2>&1 || true
-  rm -rf -- "$work"
-}
-trap cleanup EXIT
-
-[ "$(id -u)" -eq 0 ] || skip_or_fail "lab tests need root"
-command -v tgtd >/dev/null 2>&1 || skip_or_fail "tgt is not installed (scripts/install-deps)"
-[ ! -e /run/nasperf-lab ] || { echo "FAIL: a lab is already up; not touching it" >&2; exit 1; }
-"$lab" up --link 1g >/dev/null 2>"$work/up.err" || { cat "$work/up.err" >&2; echo "FAIL: lab up" >&2; exit 1; }
+# shellcheck source=tests/lab/lab_test_lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lab_test_lib.sh"
+require_lab_tools tgtd python3
+lab_up --link 1g
 url="$(python3 -c 'import json,sys; print(json.load(sys.stdin)["iscsi"])' < <("$lab" status --json))"
 
-# mb_per_s FILE DIRECTION: the direction's MB/s in a nasperf JSON document.
-mb_per_s() { python3 -c "import json,sys; r=json.load(open('$1'))['runs'][0]; assert not r['partial'], r.get('error'); print(r['$2']['mb_per_s'])"; }
-between() { python3 -c "import sys; v=float('$1'); sys.exit(0 if $2 <= v <= $3 else 1)"; }
 
 
 rc=0; "$nasperf" run "$url" --rw write --size 16m --no-store 2>"$work/err" || rc=$?
@@ -67,5 +44,4 @@ start=$SECONDS
 rc=0; "$nasperf" run iscsi://198.18.0.9/iqn.2026-11.lab.nasperf:lun1/1 --rw read --size 1m --no-store 2>"$work/err" || rc=$?
 check "unreachable portal: exit 1 within 15 s ($((SECONDS - start)) s)" bash -c "[ $rc -eq 1 ] && [ $((SECONDS - start)) -le 15 ]"
 
-[ "$failures" -eq 0 ] || { echo "$failures check(s) failed" >&2; exit 1; }
-echo "all iSCSI lab checks passed"
+finish iSCSI

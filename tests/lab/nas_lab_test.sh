@@ -4,32 +4,9 @@
 # machine as it was. Needs root; under CI=true a lab that cannot start fails the test.
 set -euo pipefail
 
-repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-lab="$repo_root/lab/nas-lab"
-export NASPERF="${NASPERF:-$repo_root/build/nasperf}"
-work="$(mktemp -d /tmp/nasperf-labtest.XXXXXX)"
-failures=0
-
-skip_or_fail() {
-  if [ "${CI:-}" = true ]; then echo "FAIL: $*" >&2; exit 1; fi
-  echo "SKIP: $*" >&2; exit 77
-}
-check() {  # check DESCRIPTION CMD...
-  local what="$1"; shift
-  if "$@"; then echo "ok   $what"; else echo "FAIL $what" >&2; failures=$((failures + 1)); fi
-}
-cleanup() {
-  # Whatever happened, the test leaves no lab behind.
-  "$lab" down >/dev/null 2>&1 || true
-  rm -rf -- "$work"
-}
-trap cleanup EXIT
-
-[ "$(id -u)" -eq 0 ] || skip_or_fail "lab tests need root"
-for tool in smbd ganesha.nfsd rpcbind tgtd smbclient nfs-cp iscsi-readcapacity16 python3; do
-  command -v "$tool" >/dev/null 2>&1 || skip_or_fail "$tool is not installed (scripts/install-deps)"
-done
-[ ! -e /run/nasperf-lab ] || { echo "FAIL: a lab is already up; not touching it" >&2; exit 1; }
+# shellcheck source=tests/lab/lab_test_lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lab_test_lib.sh"
+require_lab_tools smbd ganesha.nfsd rpcbind tgtd smbclient nfs-cp iscsi-readcapacity16 python3
 
 # Nothing of a lab is left: namespace, veth, loop devices, mounts, directories, processes.
 nothing_left() {
@@ -61,11 +38,7 @@ for step in network storage smbd nfs iscsi; do
 done
 
 # --- up, real clients, link change, down -------------------------------------------------
-if ! "$lab" up --link 1g >"$work/up.out" 2>"$work/up.err"; then
-  cat "$work/up.err" >&2
-  echo "FAIL: lab/nas-lab up --link 1g" >&2
-  exit 1
-fi
+lab_up --link 1g
 "$lab" status --json >"$work/status.json"
 read -r iscsi password_file < <(python3 - "$work/status.json" <<'EOF'
 import json, sys
@@ -113,5 +86,4 @@ check "link none: no qdisc left" bash -c "! tc qdisc show dev nplab-h | grep -q 
 "$lab" down 2>/dev/null
 check "down: nothing left" nothing_left
 
-[ "$failures" -eq 0 ] || { echo "$failures check(s) failed" >&2; exit 1; }
-echo "all lab checks passed"
+finish lab

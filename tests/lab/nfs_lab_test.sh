@@ -4,35 +4,12 @@
 # behind, and refuses a missing export (exit 2) or an unreachable server (exit 1) in time.
 set -euo pipefail
 
-repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-lab="$repo_root/lab/nas-lab"
-nasperf="${NASPERF:-$repo_root/build/nasperf}"
-work="$(mktemp -d /tmp/nasperf-nfstest.XXXXXX)"
-failures=0
-
-skip_or_fail() {
-  if [ "${CI:-}" = true ]; then echo "FAIL: $*" >&2; exit 1; fi
-  echo "SKIP: $*" >&2; exit 77
-}
-check() {  # check DESCRIPTION CMD...
-  local what="$1"; shift
-  if "$@"; then echo "ok   $what"; else echo "FAIL $what" >&2; failures=$((failures + 1)); fi
-}
-cleanup() {
-  "$lab" down >/dev/null 2>&1 || true
-  rm -rf -- "$work"
-}
-trap cleanup EXIT
-
-[ "$(id -u)" -eq 0 ] || skip_or_fail "lab tests need root"
-command -v ganesha.nfsd >/dev/null 2>&1 || skip_or_fail "nfs-ganesha is not installed (scripts/install-deps)"
-[ ! -e /run/nasperf-lab ] || { echo "FAIL: a lab is already up; not touching it" >&2; exit 1; }
-"$lab" up --link 1g >/dev/null 2>"$work/up.err" || { cat "$work/up.err" >&2; echo "FAIL: lab up" >&2; exit 1; }
+# shellcheck source=tests/lab/lab_test_lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lab_test_lib.sh"
+require_lab_tools ganesha.nfsd python3
+lab_up --link 1g
 export_dir="$(python3 -c 'import json,sys; print(json.load(sys.stdin)["dir"])' < <("$lab" status --json))/mnt/ext4/export"
 
-# mb_per_s FILE DIRECTION: the direction's MB/s in a nasperf JSON document.
-mb_per_s() { python3 -c "import json,sys; r=json.load(open('$1'))['runs'][0]; assert not r['partial'], r.get('error'); print(r['$2']['mb_per_s'])"; }
-between() { python3 -c "import sys; v=float('$1'); sys.exit(0 if $2 <= v <= $3 else 1)"; }
 
 url=nfs://198.18.0.2/bench
 "$nasperf" run "$url" --rw write --bs 1m --size 96m --json --no-store >"$work/write.json"
@@ -63,5 +40,4 @@ check "unreachable server: exit 1 within 15 s ($((SECONDS - start)) s)" bash -c 
 rc=0; "$nasperf" run "nfs://user:secret@198.18.0.2/bench" --size 1m --no-store 2>"$work/err" || rc=$?
 check "a password in the URL: exit 2, not echoed" bash -c "[ $rc -eq 2 ] && ! grep -q secret '$work/err'"
 
-[ "$failures" -eq 0 ] || { echo "$failures check(s) failed" >&2; exit 1; }
-echo "all NFS lab checks passed"
+finish NFS
