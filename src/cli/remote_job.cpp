@@ -174,13 +174,8 @@ class RemoteSite final : public JobSite {
 
   RunOutcome Run(const JobSpec& job, Target& target, const RunLabels& labels, const RunHooks& hooks) override {
     const auto& dir_target = static_cast<const AgentDirTarget&>(target);
-    RunOutcome out;
+    RunOutcome out = StartOutcome(job, target, labels);
     RunResult& r = out.result;
-    r.name = labels.name;
-    r.tags = labels.tags;
-    r.target = target.description();
-    r.job = job;
-    r.engine = ResolveEngineName(job, false);
     r.inventory = inventory_;
     r.measured_on = "nas";
     auto fail = [&](Status s) {

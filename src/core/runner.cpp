@@ -67,9 +67,6 @@ DirectionResult SummariseDirection(uint64_t bytes, uint64_t ios, double seconds,
   return d;
 }
 
-namespace {
-
-// What every outcome of `job` starts with, finished or not.
 RunOutcome StartOutcome(const JobSpec& job, const Target& target, const RunLabels& labels) {
   RunOutcome outcome;
   RunResult& r = outcome.result;
@@ -80,8 +77,6 @@ RunOutcome StartOutcome(const JobSpec& job, const Target& target, const RunLabel
   r.engine = EngineFor(job, target);
   return outcome;
 }
-
-}  // namespace
 
 RunOutcome RunJob(const JobSpec& job, Target& target, const RunLabels& labels, const RunHooks& hooks) {
   RunOutcome outcome = StartOutcome(job, target, labels);

@@ -47,6 +47,10 @@ RunOutcome RunRepeated(const JobSpec& job, Target& target, const RunLabels& labe
 // The per-repeat figures of one finished run.
 RepeatFigures FiguresOf(const RunResult& run);
 
+// What every outcome of `job` on `target` starts with, finished or not: labels, target,
+// job and the engine (for runners elsewhere too: the agent's remote jobs).
+RunOutcome StartOutcome(const JobSpec& job, const Target& target, const RunLabels& labels);
+
 // Fills throughput, IOPS and latency figures of a direction from its raw counts.
 DirectionResult SummariseDirection(uint64_t bytes, uint64_t ios, double seconds, uint64_t errors,
                                    std::shared_ptr<const LatencyHistogram> histogram);
