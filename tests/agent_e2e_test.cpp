@@ -15,16 +15,8 @@ namespace {
 using nlohmann::json;
 using std::chrono::milliseconds;
 
-class AgentE2eTest : public ::testing::Test {
+class AgentE2eTest : public AgentFixture {
  protected:
-  void SetUp() override {
-    ASSERT_TRUE(dir_.ok());
-    root_ = dir_.Sub("root");
-    ASSERT_EQ(::mkdir(root_.c_str(), 0700), 0);
-    token_file_ = MakeTokenFile(dir_);
-    agent_ = StartAgent(root_, token_file_);
-    ASSERT_NE(agent_.port, 0) << "no start line from the agent: '" << agent_.start_line << "'";
-  }
   void TearDown() override {
     if (agent_.process.running()) {
       agent_.process.Signal(SIGTERM);
@@ -41,10 +33,6 @@ class AgentE2eTest : public ::testing::Test {
     return r.status();
   }
 
-  TempDir dir_;
-  std::string root_;
-  std::string token_file_;
-  RunningAgent agent_;
 };
 
 TEST_F(AgentE2eTest, StartLineNamesTheBoundPort) {

@@ -15,16 +15,8 @@ namespace {
 
 using nlohmann::json;
 
-class AgentFaultTest : public ::testing::Test {
+class AgentFaultTest : public AgentFixture {
  protected:
-  void SetUp() override {
-    ASSERT_TRUE(dir_.ok());
-    root_ = dir_.Sub("root");
-    ASSERT_EQ(::mkdir(root_.c_str(), 0700), 0);
-    token_file_ = MakeTokenFile(dir_);
-    agent_ = StartAgent(root_, token_file_);
-    ASSERT_NE(agent_.port, 0) << "no start line from the agent: '" << agent_.start_line << "'";
-  }
   BackgroundProcess StartLongRemoteRun(const std::string& db) {
     return StartNasperf({"run", "--on", agent_.address(), "--rw", "write", "--bs", "64k", "--size", "64m", "--time",
                          "10", "--token-file", token_file_, "--db", db, "--json"});
@@ -42,10 +34,6 @@ class AgentFaultTest : public ::testing::Test {
     EXPECT_GT(runs[0]["write"]["bytes"].get<uint64_t>(), 0u);
   }
 
-  TempDir dir_;
-  std::string root_;
-  std::string token_file_;
-  RunningAgent agent_;
 };
 
 TEST_F(AgentFaultTest, AgentKilledMidRunClientStoresPartialWithinFiveSeconds) {

@@ -11,6 +11,8 @@
 #include <thread>
 #include <vector>
 
+#include <gtest/gtest.h>
+
 #include "agent/agent_client.h"
 #include "agent/frame_socket.h"
 #include "cli_harness.h"
@@ -93,5 +95,23 @@ inline nlohmann::json StoredRuns(const std::string& db) {
   if (doc.is_discarded() || !doc.contains("runs")) return nlohmann::json::array();
   return doc["runs"];
 }
+
+// A fresh root directory, a 0600 token file and an agent serving them on a free
+// loopback port, for every test of a fixture derived from it.
+class AgentFixture : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_TRUE(dir_.ok());
+    root_ = dir_.Sub("root");
+    ASSERT_EQ(::mkdir(root_.c_str(), 0700), 0);
+    token_file_ = MakeTokenFile(dir_);
+    agent_ = StartAgent(root_, token_file_);
+    ASSERT_NE(agent_.port, 0) << "no start line from the agent: '" << agent_.start_line << "'";
+  }
+  TempDir dir_;
+  std::string root_;
+  std::string token_file_;
+  RunningAgent agent_;
+};
 
 }  // namespace nasperf::e2e
