@@ -32,7 +32,6 @@ class AgentE2eTest : public AgentFixture {
                                    MessageType::kJobDone, milliseconds(10000));
     return r.status();
   }
-
 };
 
 TEST_F(AgentE2eTest, StartLineNamesTheBoundPort) {

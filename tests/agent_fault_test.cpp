@@ -33,7 +33,6 @@ class AgentFaultTest : public AgentFixture {
     ASSERT_TRUE(runs[0].contains("write")) << "nothing of what the samples measured was kept: " << runs[0].dump(2);
     EXPECT_GT(runs[0]["write"]["bytes"].get<uint64_t>(), 0u);
   }
-
 };
 
 TEST_F(AgentFaultTest, AgentKilledMidRunClientStoresPartialWithinFiveSeconds) {
