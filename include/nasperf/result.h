@@ -60,6 +60,23 @@ struct RepeatFigures {
   double total_mb_per_s() const { return read_mb_per_s + write_mb_per_s; }
 };
 
+// How a protocol target was reached (src/proto/), so that `results compare` can label runs
+// "SMB 3.1.1 vs NFSv3 vs iSCSI" like seed 002's table. Never holds credentials.
+struct ProtocolFacts {
+  std::string protocol;  // "SMB", "NFS", "iSCSI"
+  std::string version;   // negotiated: "3.1.1" (SMB dialect), "3" (NFS); empty when not known
+  std::string server;    // host[:port] as the user named it
+  std::string share;     // SMB share, NFS export, "IQN/LUN"
+  // Mount-like facts in the order they should be shown: ("signing", "off"),
+  // ("encryption", "off"), ("max read", "8 MiB"), ("capacity", "512 MiB") ...
+  std::vector<std::pair<std::string, std::string>> options;
+  // "SMB 3.1.1", "NFSv3", "iSCSI": what a table column or chart legend says.
+  std::string label() const {
+    if (protocol == "NFS") return "NFSv" + version;
+    return version.empty() ? protocol : protocol + " " + version;
+  }
+};
+
 struct RunResult {
   int64_t id = 0;          // the results database's id; 0 until stored
   int64_t invocation_id = 0;  // the stored command that made it (quick's eight tests share one)
@@ -96,6 +113,8 @@ struct RunResult {
   // What an agent sampled at 1 Hz on the NAS while the run went on (telemetry/): the
   // series and its summary. null when no agent was asked.
   nlohmann::ordered_json telemetry;
+  // Protocol targets: how the server was reached. nullopt for local targets and imports.
+  std::optional<ProtocolFacts> protocol;
 };
 
 // Total MB/s (read + write) of every repeat, in the order they ran.

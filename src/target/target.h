@@ -11,6 +11,7 @@
 
 #include "nasperf/engine.h"
 #include "nasperf/job.h"
+#include "nasperf/result.h"
 #include "nasperf/status.h"
 #include "platform/scoped_fd.h"
 #include "target/page_cache.h"
@@ -28,6 +29,10 @@ struct WorkerFile {
 struct TargetOptions {
   std::vector<std::string> allow_destructive;  // devices the user allowed writes to
   uint32_t connect_timeout_ms = 10000;          // protocol targets: connecting and each operation
+  // Protocol targets: --user (else the URL's) and the password from --password-file or
+  // NASPERF_PASSWORD (cli/credentials.h). Never printed or stored.
+  std::string user;
+  std::string password;
 };
 
 class Target {
@@ -52,6 +57,8 @@ class Target {
   // (see target/page_cache.h) and reports the most any file kept cached. Targets that
   // hold no cached data (null:, devices read with O_DIRECT) report nothing to drop.
   virtual Result<CacheDropReport> DropCache(bool system_wide) { return CacheDropReport{"nothing to drop", 0}; }
+  // Protocol targets: how the server was reached (known once Check has connected).
+  virtual std::optional<ProtocolFacts> protocol_facts() const { return std::nullopt; }
 };
 
 Result<std::unique_ptr<Target>> MakeTarget(const std::string& spec, const TargetOptions& options);
