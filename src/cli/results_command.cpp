@@ -5,7 +5,9 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <fstream>
 #include <iostream>
+#include <sstream>
 #include <algorithm>
 #include <regex>
 #include <set>
@@ -223,6 +225,9 @@ Result<CompareColumn> ColumnFor(ResultsStore& store, int64_t id) {
   const RunResult& first = column.runs.front();
   column.heading = "#" + std::to_string(first.id);
   if (column.runs.size() > 1) column.heading += "-" + std::to_string(column.runs.back().id);
+  // How the bytes travelled, first: "#12 SMB 3.1.1", "#13 NFSv3", "#15 net".
+  if (first.protocol) column.heading += " " + first.protocol->label();
+  else if (first.engine == "net") column.heading += " net";
   std::string label = first.test.empty() ? first.name : "";
   for (const auto& [k, v] : first.tags) label += (label.empty() ? "" : " ") + k + "=" + v;
   if (!label.empty()) column.heading += " " + label.substr(0, 22);
@@ -233,6 +238,12 @@ int CompareRuns(const ResultsCommandOptions& o) {
   if (o.ids.size() < 2) return ReportFailure(Status::BadInput("compare: give at least two run IDs"));
   Result<std::vector<int64_t>> ids = ParseIds(o.ids);
   if (!ids.ok()) return ReportFailure(ids.status());
+  std::optional<LineRate> line;
+  if (!o.line.empty()) {
+    Result<LineRate> parsed = ParseLineRate(o.line);
+    if (!parsed.ok()) return ReportFailure(parsed.status());
+    line = parsed.value();
+  }
   Result<ResultsStore> store = OpenStore(o, false);
   if (!store.ok()) return ReportFailure(store.status());
   std::vector<CompareColumn> columns;
@@ -241,7 +252,7 @@ int CompareRuns(const ResultsCommandOptions& o) {
     if (!column.ok()) return ReportFailure(column.status());
     columns.push_back(std::move(column).value());
   }
-  Comparison cmp = Compare(columns);
+  Comparison cmp = Compare(columns, line);
   if (o.common.json) {
     std::vector<RunResult> all;
     for (const CompareColumn& c : columns) all.insert(all.end(), c.runs.begin(), c.runs.end());
@@ -305,22 +316,61 @@ int Export(const ResultsCommandOptions& o) {
   return 0;
 }
 
+// nasperf's own result document (`--json` output, `results export --json`) holds
+// RunResults already: read here with the JSON code that wrote it; every other tool's file
+// goes through import/. With --format auto, a file is nasperf's when it is a JSON object
+// with a "nasperf" member; nullopt: not nasperf's, let import/ say what it is.
+std::optional<Result<std::vector<RunResult>>> ImportNasperfDocument(const std::string& path, bool named) {
+  constexpr std::streamoff kMaxBytes = 256ll << 20;  // as import/ allows a report
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    if (!named) return std::nullopt;  // import/ words the open error
+    return Result<std::vector<RunResult>>(Status::BadInput(path + ": cannot open"));
+  }
+  in.seekg(0, std::ios::end);
+  const std::streamoff size = in.tellg();
+  in.seekg(0);
+  if (size < 0 || size > kMaxBytes) {
+    if (!named) return std::nullopt;
+    return Result<std::vector<RunResult>>(Status::BadInput(path + ": more than the 256 MiB a result document can be"));
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  nlohmann::ordered_json doc = nlohmann::ordered_json::parse(text.str(), nullptr, false);
+  const bool ours = !doc.is_discarded() && doc.is_object() && doc.contains("nasperf");
+  if (!ours && !named) return std::nullopt;
+  if (doc.is_discarded())
+    return Result<std::vector<RunResult>>(Status::BadInput(path + ": not JSON (expected nasperf's result document)"));
+  Result<std::vector<RunResult>> runs = DocumentFromJson(doc);
+  if (!runs.ok()) return Result<std::vector<RunResult>>(Status::BadInput(path + ": " + runs.status().message()));
+  for (RunResult& r : runs.value()) {
+    r.id = 0;  // a new id in this database
+    r.invocation_id = 0;
+  }
+  return runs;
+}
+
 int Import(const ResultsCommandOptions& o) {
   if (o.files.empty()) return ReportFailure(Status::BadInput("import: give the files to import"));
-  Result<ImportFormat> format = ParseImportFormat(o.format);
+  const bool nasperf_format = o.format == "nasperf" || o.format == "NASPERF";
+  Result<ImportFormat> format =
+      nasperf_format ? Result<ImportFormat>(ImportFormat::kAuto) : ParseImportFormat(o.format);
   if (!format.ok()) return ReportFailure(format.status());
   Result<std::map<std::string, std::string>> tags = ParseTags(o.tags);
   if (!tags.ok()) return ReportFailure(tags.status());
   // Every file is read before anything is stored: a bad file stores nothing.
   std::vector<RunResult> runs;
   for (const std::string& file : o.files) {
-    Result<std::vector<RunResult>> imported = ImportFile(file, format.value());
+    std::optional<Result<std::vector<RunResult>>> ours;
+    if (nasperf_format || format.value() == ImportFormat::kAuto) ours = ImportNasperfDocument(file, nasperf_format);
+    Result<std::vector<RunResult>> imported = ours ? std::move(*ours) : ImportFile(file, format.value());
     if (!imported.ok()) return ReportFailure(imported.status());
     for (RunResult& r : imported.value()) {
       for (const auto& [k, v] : tags.value()) r.tags[k] = v;
       if (!o.import_name.empty()) r.name = o.import_name;
       if (r.started_at.empty()) r.started_at = UtcTimestamp();
-      r.command_line = o.common.command_line;
+      // nasperf's own runs keep the command that measured them.
+      if (!ours || r.command_line.empty()) r.command_line = o.common.command_line;
       runs.push_back(std::move(r));
     }
   }
@@ -365,6 +415,9 @@ CLI::App* AddResultsCommand(CLI::App& app, ResultsCommandOptions& o) {
   show->add_option("ID", o.ids, "run ids, or one sweep id (s7)")->required();
   CLI::App* compare = results->add_subcommand("compare", "runs side by side; a quick run brings its whole set");
   compare->add_option("ID", o.ids, "run ids, the first is the baseline")->required();
+  compare->add_option(
+      "--line", o.line,
+      "also show each MB/s figure as % of a line rate: 1g, 2.5g, 10g (Gbit/s), 100m (Mbit/s) or MB/s (67)");
   CLI::App* tag = results->add_subcommand("tag", "add or change tags: tag ID key=value ...");
   tag->add_option("ARGS", o.ids, "ID key=value ...")->required();
   CLI::App* rm = results->add_subcommand("rm", "remove runs");
@@ -373,9 +426,11 @@ CLI::App* AddResultsCommand(CLI::App& app, ResultsCommandOptions& o) {
   CLI::App* exp = results->add_subcommand("export", "all matching runs as CSV or the JSON document");
   exp->add_flag("--csv", o.csv, "CSV, one row per run and direction");
   AddFilterOptions(*exp, o);
-  CLI::App* imp = results->add_subcommand("import", "store runs measured by fio, iozone or CrystalDiskMark");
-  imp->add_option("FILE", o.files, "fio --output-format=json, iozone -a / -R report, CrystalDiskMark text")->required();
-  imp->add_option("--format", o.format, "auto | fio | iozone | cdm (default auto)");
+  CLI::App* imp = results->add_subcommand("import", "store runs measured by fio, iozone, CrystalDiskMark or nasperf");
+  imp->add_option("FILE", o.files,
+                  "fio --output-format=json, iozone -a / -R report, CrystalDiskMark text, nasperf's --json document")
+      ->required();
+  imp->add_option("--format", o.format, "auto | nasperf | fio | iozone | cdm (default auto)");
   imp->add_option("--tag", o.tags, "label the imported runs: --tag key=value")->allow_extra_args(false);
   imp->add_option("--name", o.import_name, "a name for the imported runs");
   for (CLI::App* sub : {list, show, compare, tag, rm, exp, imp}) AddOutputOptions(*sub, o.common);

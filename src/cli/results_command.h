@@ -20,6 +20,7 @@ struct ResultsCommandOptions {
   std::string format = "auto";    // import
   std::vector<std::string> files; // import
   std::string import_name;        // import: --name for the imported runs
+  std::string line;               // compare: --line RATE (1g, 100m, 67), empty: none
 };
 
 // --tag, --name, --since, --target, --last: which stored runs a command works on.

@@ -37,6 +37,7 @@ Status RunRecorder::Finish(RunResult& run, const RunResult& begun) {
   run.started_at = begun.started_at;
   run.command_line = begun.command_line;
   run.inventory = begun.inventory;
+  if (!run.protocol) run.protocol = begun.protocol;
   if (!store_) return Status::Ok();
   return store_->FinishRun(run);
 }
@@ -54,6 +55,7 @@ RunResult NewRunRecord(const std::string& name, const std::map<std::string, std:
   run.job = job;
   run.engine = EngineFor(job, target);
   run.inventory = inventory;
+  run.protocol = target.protocol_facts();  // so that a run killed outright is labelled too
   return run;
 }
 

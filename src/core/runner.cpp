@@ -75,6 +75,9 @@ RunOutcome StartOutcome(const JobSpec& job, const Target& target, const RunLabel
   r.target = target.description();
   r.job = job;
   r.engine = EngineFor(job, target);
+  // Protocol targets know after Check how the server was reached; others give nullopt
+  // (an agent's directory too: its runs replace this record with what the agent sent).
+  r.protocol = target.protocol_facts();
   return outcome;
 }
 

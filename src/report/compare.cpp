@@ -3,9 +3,12 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdlib>
 #include <map>
+#include <regex>
 
 #include "report/bars.h"
 #include "report/json_report.h"
@@ -36,6 +39,33 @@ std::string RowPrefix(const RunResult& run, size_t runs_in_column) {
 
 }  // namespace
 
+Result<LineRate> ParseLineRate(const std::string& text) {
+  // Decimal digits only: no signs, exponents, "inf" or "nan" to slip through strtod.
+  static const std::regex kRate(R"(^([0-9]+(\.[0-9]+)?)([gGmM]?)$)");
+  std::smatch m;
+  if (!std::regex_match(text, m, kRate))
+    return Status::BadInput("--line: '" + text +
+                            "' is not a line rate: give Gbit/s as 1g, 2.5g or 10g, Mbit/s as 100m, or MB/s as a "
+                            "plain number (67)");
+  const double number = std::strtod(m[1].str().c_str(), nullptr);
+  if (!std::isfinite(number) || number <= 0 || number > 1e9)
+    return Status::BadInput("--line: '" + text + "' must be more than 0 (and a line a NIC could have)");
+  LineRate line;
+  line.text = text;
+  const char unit = m[3].str().empty() ? '\0' : static_cast<char>(std::tolower(m[3].str()[0]));
+  if (unit == 'g') {
+    line.mb_per_s = number * 1000 / 8;  // 10^9 bit/s -> 10^6 B/s
+    line.label = fmt::format("{:g} GbE line {:g} MB/s", number, line.mb_per_s);
+  } else if (unit == 'm') {
+    line.mb_per_s = number / 8;
+    line.label = fmt::format("{:g} Mbit/s line {:g} MB/s", number, line.mb_per_s);
+  } else {
+    line.mb_per_s = number;
+    line.label = fmt::format("line {:g} MB/s", number);
+  }
+  return line;
+}
+
 std::vector<std::pair<std::string, std::string>> RunFacts(const RunResult& run) {
   std::vector<std::pair<std::string, std::string>> facts;
   const nlohmann::ordered_json job = JobToJson(run.job, run.engine);  // outlives the loop's view of it
@@ -43,6 +73,12 @@ std::vector<std::pair<std::string, std::string>> RunFacts(const RunResult& run) 
     facts.emplace_back("job." + key, value.is_string() ? value.get<std::string>() : value.dump());
   facts.emplace_back("target", run.target);
   facts.emplace_back("source", run.source_tool);
+  facts.emplace_back("protocol", run.protocol ? run.protocol->label() : "none");
+  if (run.protocol) {
+    facts.emplace_back("protocol.server", run.protocol->server);
+    facts.emplace_back("protocol.share", run.protocol->share);
+    for (const auto& [k, v] : run.protocol->options) facts.emplace_back("protocol." + k, v);
+  }
   for (auto& fact : FlattenInventory(run.inventory)) facts.push_back(std::move(fact));
   return facts;
 }
@@ -71,22 +107,30 @@ std::optional<Interval> DirectionInterval(const RunResult& run, const std::strin
 
 }  // namespace
 
-Comparison Compare(const std::vector<CompareColumn>& columns) {
+Comparison Compare(const std::vector<CompareColumn>& columns, const std::optional<LineRate>& line) {
   Comparison out;
+  out.line = line;
   std::map<std::string, size_t> row_index;
   for (size_t c = 0; c < columns.size(); ++c) {
     out.headings.push_back(columns[c].heading);
+    const bool has_facts = !columns[c].runs.empty() && columns[c].runs.front().protocol;
+    out.protocols.push_back(has_facts ? columns[c].runs.front().protocol->label() : "");
     for (const RunResult& run : columns[c].runs) {
       for (const auto& [dir_name, dir] : {std::pair{"read", &run.read}, std::pair{"write", &run.write}}) {
         if (!DidIo(*dir)) continue;
         for (const Metric& m : kMetrics) {
+          // A network test counts bytes, not I/Os: its IOPS and latencies would read as zeros.
+          if (run.engine == "net" && std::string(m.unit) != "MB/s") continue;
           std::string label = RowPrefix(run, columns[c].runs.size()) + dir_name + " " + m.name;
           auto [it, added] = row_index.emplace(label, out.rows.size());
           if (added) out.rows.push_back({label, m.unit, std::vector<CompareCell>(columns.size())});
           CompareCell& cell = out.rows[it->second].cells[c];
           cell.present = true;
           cell.value = m.get(**dir);
-          if (std::string(m.name) == "MB/s") cell.ci95 = DirectionInterval(run, dir_name);
+          if (std::string(m.name) == "MB/s") {
+            cell.ci95 = DirectionInterval(run, dir_name);
+            if (line) cell.pct_of_line = cell.value / line->mb_per_s * 100;
+          }
         }
       }
     }
@@ -108,7 +152,14 @@ Comparison Compare(const std::vector<CompareColumn>& columns) {
     std::map<std::string, std::vector<std::string>> seen;
     for (size_t c = 1; c < columns.size(); ++c) {
       if (columns[c].runs.empty()) continue;
-      for (auto& [k, v] : RunFacts(columns[c].runs.front())) {
+      const std::vector<std::pair<std::string, std::string>> facts = RunFacts(columns[c].runs.front());
+      // Another protocol altogether ("protocol: SMB 3.1.1 vs NFSv3") says it all: its
+      // options (transport, capacity) would only be listed as "unknown vs ...".
+      bool same_protocol = true;
+      for (const auto& [k, v] : facts)
+        if (k == "protocol") same_protocol = base["protocol"] == v;
+      for (const auto& [k, v] : facts) {
+        if (!same_protocol && k.rfind("protocol.", 0) == 0) continue;
         auto it = base.find(k);
         std::string first = it == base.end() ? "unknown" : it->second;
         if (Differs(first, v)) out.differences.push_back(fmt::format("{}: {} vs {} ({})", k, first, v, columns[c].heading));
@@ -121,12 +172,35 @@ Comparison Compare(const std::vector<CompareColumn>& columns) {
 // Bar cells per figure: enough to see a 3 % step, short enough for four columns.
 constexpr int kBarWidth = 10;
 
+namespace {
+
+std::string CellText(const CompareRow& row, size_t c) {
+  const CompareCell& cell = row.cells[c];
+  if (!cell.present) return "-";
+  std::string text = fmt::format("{:.2f}", cell.value);
+  if (c > 0 && row.cells[0].present) text += fmt::format(" ({:+.1f} %)", cell.pct_vs_first);
+  if (!cell.significance.empty()) text += cell.significance == "significant" ? " *" : " ~";
+  if (cell.pct_of_line) text += fmt::format("  {:.0f} % of line", *cell.pct_of_line);
+  return text;
+}
+
+}  // namespace
+
 std::string ComparisonTable(const Comparison& cmp) {
   size_t label_width = 24;
   for (const CompareRow& row : cmp.rows) label_width = std::max(label_width, row.label.size() + 6);
-  std::string out = fmt::format("{:<{}}", "", label_width);
+  // Each column as wide as its heading or its widest figure.
+  std::vector<size_t> widths(cmp.headings.size());
+  for (size_t c = 0; c < cmp.headings.size(); ++c) {
+    widths[c] = std::max<size_t>(c == 0 ? 14 : 24, cmp.headings[c].size());
+    for (const CompareRow& row : cmp.rows) widths[c] = std::max(widths[c], CellText(row, c).size());
+  }
+  std::string out;
+  if (cmp.line)
+    out += fmt::format("line: {} (--line {}); each MB/s figure also as % of it\n", cmp.line->label, cmp.line->text);
+  out += fmt::format("{:<{}}", "", label_width);
   for (size_t c = 0; c < cmp.headings.size(); ++c)
-    out += fmt::format(" {:>{}} {:<{}}", cmp.headings[c], c == 0 ? 14 : 30, "", kBarWidth);
+    out += fmt::format(" {:>{}} {:<{}}", cmp.headings[c], widths[c], "", kBarWidth);
   out += "\n";
   for (const CompareRow& row : cmp.rows) {
     // Each row's bars share one scale: the largest figure in the row fills the bar.
@@ -136,13 +210,7 @@ std::string ComparisonTable(const Comparison& cmp) {
     out += fmt::format("{:<{}}", row.label + (row.unit == "us" ? " (us)" : ""), label_width);
     for (size_t c = 0; c < row.cells.size(); ++c) {
       const CompareCell& cell = row.cells[c];
-      std::string text = "-";
-      if (cell.present) {
-        text = fmt::format("{:.2f}", cell.value);
-        if (c > 0 && row.cells[0].present) text += fmt::format(" ({:+.1f} %)", cell.pct_vs_first);
-        if (!cell.significance.empty()) text += cell.significance == "significant" ? " *" : " ~";
-      }
-      out += fmt::format(" {:>{}} ", text, c == 0 ? 14 : 30);
+      out += fmt::format(" {:>{}} ", CellText(row, c), widths[c]);
       out += UnicodeBar(cell.present && row_max > 0 ? cell.value / row_max : 0, kBarWidth);
     }
     out += "\n";
@@ -169,11 +237,18 @@ nlohmann::ordered_json ComparisonToJson(const Comparison& cmp) {
       nlohmann::ordered_json j = {{"value", cell.value}, {"pct_vs_first", cell.pct_vs_first}};
       if (cell.ci95) j["ci95_mb_per_s"] = {cell.ci95->low, cell.ci95->high};
       if (!cell.significance.empty()) j["significance"] = cell.significance;
+      if (cell.pct_of_line) j["pct_of_line"] = *cell.pct_of_line;
       cells.push_back(j);
     }
     rows.push_back({{"label", row.label}, {"unit", row.unit}, {"cells", cells}});
   }
-  return {{"columns", cmp.headings}, {"rows", rows}, {"differences", cmp.differences}};
+  nlohmann::ordered_json protocols = nlohmann::ordered_json::array();
+  for (const std::string& p : cmp.protocols)
+    protocols.push_back(p.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(p));
+  nlohmann::ordered_json line = nullptr;
+  if (cmp.line) line = {{"rate", cmp.line->text}, {"mb_per_s", cmp.line->mb_per_s}, {"label", cmp.line->label}};
+  return {{"columns", cmp.headings}, {"protocols", protocols}, {"line", line},
+          {"rows", rows},           {"differences", cmp.differences}};
 }
 
 }  // namespace nasperf

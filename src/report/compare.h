@@ -8,9 +8,20 @@
 #include <vector>
 
 #include "nasperf/result.h"
+#include "nasperf/status.h"
 #include "stats/confidence.h"
 
 namespace nasperf {
+
+// A network line to read throughput against (`results compare --line 1g`).
+struct LineRate {
+  std::string text;     // as the user gave it: "1g"
+  double mb_per_s = 0;  // 10^6 B/s: 1g -> 125, 100m -> 12.5, 2.5g -> 312.5
+  std::string label;    // "1 GbE line 125 MB/s"
+};
+// "1g", "2.5g", "10g" (Gbit/s), "100m" (Mbit/s), or a plain number of MB/s ("67").
+// Anything else, zero or less: BadInput naming --line.
+Result<LineRate> ParseLineRate(const std::string& text);
 
 // One column: a single run, or every run of one quick invocation.
 struct CompareColumn {
@@ -24,6 +35,7 @@ struct CompareCell {
   double pct_vs_first = 0;         // (value - first) / first * 100
   std::optional<Interval> ci95;    // of the repeats' MB/s, when the run was repeated
   std::string significance;        // "significant", "within noise", or "" without repeats
+  std::optional<double> pct_of_line;  // MB/s rows with a line rate: value / line * 100
 };
 
 struct CompareRow {
@@ -34,15 +46,19 @@ struct CompareRow {
 
 struct Comparison {
   std::vector<std::string> headings;
+  std::vector<std::string> protocols;  // per column: its first run's protocol label, "" for none
+  std::optional<LineRate> line;
   std::vector<CompareRow> rows;
   std::vector<std::string> differences;  // "job.qd: 1 vs 32", "host.nics[0].mtu: 1500 vs 9000"
 };
 
 // Flattened facts that should be equal for a fair comparison: the job ("job.qd"), the
-// target, the source tool and the inventory ("host.cpu.model").
+// target, the source tool, the protocol ("protocol": "NFSv3" or "none", "protocol.server",
+// "protocol.max read") and the inventory ("host.cpu.model").
 std::vector<std::pair<std::string, std::string>> RunFacts(const RunResult& run);
 
-Comparison Compare(const std::vector<CompareColumn>& columns);
+// Network runs (engine "net") have MB/s only: their IOPS and latency rows stay empty.
+Comparison Compare(const std::vector<CompareColumn>& columns, const std::optional<LineRate>& line = std::nullopt);
 std::string ComparisonTable(const Comparison& comparison);
 nlohmann::ordered_json ComparisonToJson(const Comparison& comparison);
 

@@ -118,11 +118,62 @@ ojson RunToJson(const RunResult& run) {
   j["measured_on"] = run.measured_on;
   if (!run.telemetry.is_null()) j["telemetry"] = run.telemetry;
   if (run.cached) j["cached"] = *run.cached;
+  j["protocol"] = ProtocolToJson(run.protocol);
   if (!run.repeats.empty()) {
     j["repeats_mb_per_s"] = RepeatTotals(run);
     j["repeats"] = RepeatsToJson(run);
   }
   return j;
+}
+
+ojson ProtocolToJson(const std::optional<ProtocolFacts>& facts) {
+  if (!facts) return nullptr;
+  ojson options = ojson::object();
+  for (const auto& [k, v] : facts->options) options[k] = v;
+  return {{"protocol", facts->protocol}, {"version", facts->version}, {"label", facts->label()},
+          {"server", facts->server},     {"share", facts->share},     {"options", options}};
+}
+
+namespace {
+
+// A value quoted in an error line: on one line, never throwing, at most about 60 characters.
+std::string Quoted(const ojson& value) {
+  std::string text = value.dump(-1, ' ', false, ojson::error_handler_t::replace);
+  return text.size() > 60 ? text.substr(0, 57) + "..." : text;
+}
+
+}  // namespace
+
+Result<std::optional<ProtocolFacts>> ProtocolFromJson(const ojson& j) {
+  if (j.is_null()) return std::optional<ProtocolFacts>();
+  if (!j.is_object()) return Status::BadInput("protocol: expected an object or null, got " + Quoted(j));
+  auto text = [&](const char* key, bool required, std::string* out) -> Status {
+    auto it = j.find(key);
+    if (it == j.end() || (!required && it->is_null())) {
+      if (required) return Status::BadInput(std::string("protocol.") + key + ": missing");
+      return Status::Ok();
+    }
+    if (!it->is_string())
+      return Status::BadInput(std::string("protocol.") + key + ": expected a string, got " + Quoted(*it));
+    *out = it->get<std::string>();
+    if (required && out->empty()) return Status::BadInput(std::string("protocol.") + key + ": empty");
+    return Status::Ok();
+  };
+  ProtocolFacts facts;
+  std::string label;
+  if (Status s = text("protocol", true, &facts.protocol); !s.ok()) return s;
+  if (Status s = text("version", false, &facts.version); !s.ok()) return s;
+  if (Status s = text("server", false, &facts.server); !s.ok()) return s;
+  if (Status s = text("share", false, &facts.share); !s.ok()) return s;
+  if (Status s = text("label", false, &label); !s.ok()) return s;
+  if (auto it = j.find("options"); it != j.end() && !it->is_null()) {
+    if (!it->is_object()) return Status::BadInput("protocol.options: expected an object, got " + Quoted(*it));
+    for (const auto& [k, v] : it->items()) {
+      if (!v.is_string()) return Status::BadInput("protocol.options." + k + ": expected a string, got " + Quoted(v));
+      facts.options.emplace_back(k, v.get<std::string>());
+    }
+  }
+  return std::optional<ProtocolFacts>(std::move(facts));
 }
 
 ojson DocumentToJson(const std::vector<RunResult>& runs) {
@@ -196,10 +247,36 @@ Result<RunResult> RunFromJson(const nlohmann::json& j) {
     }
     r.measured_on = j.value("measured_on", std::string("client"));
     if (j.contains("telemetry")) r.telemetry = nlohmann::ordered_json(j.at("telemetry"));
+    if (j.contains("protocol")) {
+      Result<std::optional<ProtocolFacts>> facts = ProtocolFromJson(nlohmann::ordered_json(j.at("protocol")));
+      if (!facts.ok()) return facts.status();
+      r.protocol = std::move(facts).value();
+    }
   } catch (const nlohmann::json::exception& e) {
     return Status::BadInput(std::string("run: ") + e.what());
   }
   return r;
+}
+
+Result<std::vector<RunResult>> DocumentFromJson(const ojson& doc) {
+  if (!doc.is_object() || !doc.contains("nasperf") || !doc.contains("runs"))
+    return Status::BadInput("not a nasperf result document: expected {\"nasperf\": {...}, \"runs\": [...]}");
+  if (!doc.at("runs").is_array()) return Status::BadInput("runs: expected an array, got " + Quoted(doc.at("runs")));
+  std::vector<RunResult> out;
+  size_t i = 0;
+  for (const ojson& j : doc.at("runs")) {
+    const std::string where = "runs[" + std::to_string(i++) + "]";
+    Result<RunResult> run = RunFromJson(nlohmann::json(j));
+    if (!run.ok()) return Status::BadInput(where + ": " + run.status().message());
+    // RunFromJson reads through an unordered object: read the options again in order.
+    if (j.is_object() && j.contains("protocol")) {
+      Result<std::optional<ProtocolFacts>> facts = ProtocolFromJson(j.at("protocol"));
+      if (!facts.ok()) return Status::BadInput(where + ": " + facts.status().message());
+      run.value().protocol = std::move(facts).value();
+    }
+    out.push_back(std::move(run).value());
+  }
+  return out;
 }
 
 }  // namespace nasperf

@@ -18,6 +18,20 @@ std::string DirectionLine(const char* label, const DirectionResult& d) {
 
 }  // namespace
 
+std::string ProtocolLine(const RunResult& run) {
+  if (!run.protocol) return "";
+  const ProtocolFacts& p = *run.protocol;
+  // What each protocol calls the thing it serves.
+  const char* noun = p.protocol == "NFS" ? "export" : p.protocol == "iSCSI" ? "LUN" : "share";
+  std::string out = "protocol: " + p.label();
+  if (!p.server.empty()) out += " to " + p.server;
+  if (!p.share.empty()) out += fmt::format("{} {} {}", p.server.empty() ? "" : ",", noun, p.share);
+  std::string options;
+  for (const auto& [k, v] : p.options) options += (options.empty() ? "" : ", ") + (v.empty() ? k : k + " " + v);
+  if (!options.empty()) out += " (" + options + ")";
+  return out + "\n";
+}
+
 std::string RepeatsLine(const RunResult& run) {
   if (run.repeats.empty()) return "";
   std::vector<double> totals = RepeatTotals(run);
@@ -65,6 +79,7 @@ std::string RunTable(const RunResult& run) {
                                 FormatSize(job.bs), job.qd, job.threads, run.target, run.engine,
                                 job.direct ? "direct" : "buffered", job.fsync ? " + fsync" : "",
                                 FormatSize(job.size), run.partial ? "  [PARTIAL]" : "");
+  out += ProtocolLine(run);
   out += fmt::format("{:<6} {:>10} {:>11} {:>9} {:>9} {:>9} {:>9} {:>9} {:>10}\n", "", "MB/s", "IOPS", "mean us",
                      "p50 us", "p90 us", "p99 us", "p99.9 us", "max us");
   if (DidIo(run.read)) out += DirectionLine("read", *run.read);
@@ -81,6 +96,15 @@ std::string RunTable(const RunResult& run) {
 
 std::string QuickTable(const std::string& heading, const std::vector<QuickRow>& rows) {
   std::string out = heading + "\n";
+  for (const QuickRow& row : rows) {
+    const RunResult* with_facts = row.read && row.read->protocol     ? row.read
+                                  : row.write && row.write->protocol ? row.write
+                                                                     : nullptr;
+    if (with_facts) {
+      out += ProtocolLine(*with_facts);
+      break;
+    }
+  }
   auto direction = [](const RunResult* r, bool read) -> const DirectionResult* {
     if (!r) return nullptr;
     const auto& d = read ? r->read : r->write;

@@ -8,13 +8,18 @@
 
 namespace nasperf {
 
+// "protocol: NFSv3 to 198.18.0.2, export /bench (transport TCP, max read 1 MiB, ...)\n";
+// empty for a run without protocol facts (local targets, imports, agents' runs).
+std::string ProtocolLine(const RunResult& run);
+
 // One run: a line per direction with MB/s, IOPS and latency percentiles.
 std::string RunTable(const RunResult& run);
 
 // "median of 3 repeats; 95 % CI ...; spread 2.1 %; each (MB/s): ..." or empty.
 std::string RepeatsLine(const RunResult& run);
 
-// CrystalDiskMark's layout: a row per test, read and write side by side.
+// CrystalDiskMark's layout: a row per test, read and write side by side; under the heading
+// the ProtocolLine of the first run that has one.
 struct QuickRow {
   std::string label;  // "SEQ1M Q8T1"
   const RunResult* read = nullptr;

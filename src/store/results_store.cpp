@@ -21,7 +21,7 @@ constexpr const char* kUnfinished = "nasperf stopped before this run ended (kill
 constexpr const char* kRunColumns =
     "id, started_at, command_line, source_tool, source_file, name, test, target, engine, partial, error, "
     "job_json, cpu_user_pct, cpu_sys_pct, notes_json, repeats_json, inventory_json, invocation_id, cached, "
-    "measured_on, telemetry_json";
+    "measured_on, telemetry_json, protocol_json";
 
 nlohmann::json RepeatsToStore(const std::vector<RepeatFigures>& repeats) {
   nlohmann::json out = nlohmann::json::array();
@@ -84,6 +84,8 @@ Status BindRunColumns(SqliteStatement& s, const RunResult& run) {
   s.Bind(19, run.measured_on.empty() ? std::string("client") : run.measured_on);
   if (run.telemetry.is_null()) s.BindNull(20);
   else s.Bind(20, run.telemetry.dump());
+  if (!run.protocol) s.BindNull(21);
+  else s.Bind(21, ProtocolToJson(run.protocol).dump());
   return Status::Ok();
 }
 
@@ -164,11 +166,11 @@ Status ResultsStore::BeginRun(RunResult& run, int64_t invocation_id) {
   Result<SqliteStatement> s = db_.Prepare(
       "INSERT INTO runs (started_at, nasperf_version, command_line, source_tool, source_file, name, test, target, "
       "engine, partial, error, job_json, cpu_user_pct, cpu_sys_pct, notes_json, repeats_json, inventory_json, "
-      "cached, measured_on, telemetry_json, invocation_id) "
-      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+      "cached, measured_on, telemetry_json, protocol_json, invocation_id) "
+      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
   if (!s.ok()) return s.status();
   BindRunColumns(s.value(), unfinished);
-  s.value().Bind(21, invocation_id);
+  s.value().Bind(22, invocation_id);
   if (Status r = s.value().Run(); !r.ok()) return r;
   run.id = db_.LastInsertId();
   run.invocation_id = invocation_id;
@@ -223,10 +225,10 @@ Status ResultsStore::FinishRun(const RunResult& run) {
         "UPDATE runs SET started_at = ?, nasperf_version = ?, command_line = ?, source_tool = ?, source_file = ?, "
         "name = ?, test = ?, target = ?, engine = ?, partial = ?, error = ?, job_json = ?, cpu_user_pct = ?, "
         "cpu_sys_pct = ?, notes_json = ?, repeats_json = ?, inventory_json = ?, cached = ?, measured_on = ?, "
-        "telemetry_json = ? WHERE id = ?");
+        "telemetry_json = ?, protocol_json = ? WHERE id = ?");
     if (!s.ok()) return s.status();
     BindRunColumns(s.value(), run);
-    s.value().Bind(21, run.id);
+    s.value().Bind(22, run.id);
     if (Status r = s.value().Run(); !r.ok()) return r;
     return WriteRunBody(run);
   });
@@ -273,6 +275,13 @@ Result<RunResult> ResultsStore::ReadRun(SqliteStatement& row, bool details) {
     // Damaged telemetry is dropped, not fatal: the run's own figures are still good.
     run.telemetry = nlohmann::ordered_json::parse(row.Text(20), nullptr, false);
     if (run.telemetry.is_discarded()) run.telemetry = nullptr;
+  }
+  if (!row.IsNull(21)) {
+    // Damaged facts are dropped the same way: they label the run, they are not its figures.
+    nlohmann::ordered_json stored = nlohmann::ordered_json::parse(row.Text(21), nullptr, false);
+    Result<std::optional<ProtocolFacts>> facts =
+        ProtocolFromJson(stored.is_discarded() ? nlohmann::ordered_json(nullptr) : stored);
+    if (facts.ok()) run.protocol = std::move(facts).value();
   }
   const std::string stored_repeats = row.Text(15);
 

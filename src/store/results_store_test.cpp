@@ -375,7 +375,7 @@ TEST(ResultsStore, MigratesSchemaV3AddingMeasuredOnAndTelemetry) {
   EXPECT_EQ(sweeps.value()[0].summary["cache"]["knee_bytes"], 2147483648);
 
   Result<SqliteDb> raw = SqliteDb::Open(path, false);
-  EXPECT_EQ(raw.value().QueryInt("PRAGMA user_version").value(), 4);
+  EXPECT_EQ(raw.value().QueryInt("PRAGMA user_version").value(), kSchemaVersion);
   EXPECT_EQ(raw.value().QueryInt("SELECT count(*) FROM runs WHERE measured_on = 'client' AND telemetry_json IS NULL")
                 .value(),
             2);
@@ -386,6 +386,109 @@ TEST(ResultsStore, MigratesSchemaV3AddingMeasuredOnAndTelemetry) {
   nas.telemetry = SmallTelemetry();
   ASSERT_TRUE(store.value().Save(nas, inv).ok());
   EXPECT_EQ(store.value().Load(nas.id).value().telemetry, SmallTelemetry());
+}
+
+ProtocolFacts NfsFacts() {
+  ProtocolFacts f;
+  f.protocol = "NFS";
+  f.version = "3";
+  f.server = "198.18.0.2";
+  f.share = "/bench";
+  // Not alphabetical on purpose: the order is the one to show.
+  f.options = {{"transport", "TCP"}, {"max read", "1 MiB"}, {"max write", "1 MiB"}, {"client cache", "none (libnfs)"}};
+  return f;
+}
+
+void ExpectSameFacts(const std::optional<ProtocolFacts>& got, const ProtocolFacts& want) {
+  ASSERT_TRUE(got.has_value());
+  EXPECT_EQ(got->protocol, want.protocol);
+  EXPECT_EQ(got->version, want.version);
+  EXPECT_EQ(got->server, want.server);
+  EXPECT_EQ(got->share, want.share);
+  EXPECT_EQ(got->options, want.options);
+  EXPECT_EQ(got->label(), want.label());
+}
+
+TEST(ResultsStore, KeepsProtocolFactsInOrderAndNoneForLocalRuns) {
+  TempDir dir;
+  Result<ResultsStore> store = OpenIn(dir);
+  ASSERT_TRUE(store.ok()) << store.status().message();
+  int64_t inv =
+      store.value().BeginInvocation("run", "nasperf run nfs://198.18.0.2/bench", "2026-12-01T10:00:00Z").value();
+  RunResult nfs = SampleRun("over nfs", "2026-12-01T10:00:00Z");
+  nfs.target = "nfs://198.18.0.2/bench";
+  nfs.protocol = NfsFacts();
+  ASSERT_TRUE(store.value().Save(nfs, inv).ok());
+  RunResult local = SampleRun("local", "2026-12-01T10:01:00Z");
+  ASSERT_TRUE(store.value().Save(local, inv).ok());
+  // The runner's path: BeginRun with the facts Check found, FinishRun with the same.
+  RunResult streamed = SampleRun("streamed", "2026-12-01T10:02:00Z");
+  streamed.protocol = NfsFacts();
+  streamed.protocol->options.emplace_back("note", "");
+  ASSERT_TRUE(store.value().BeginRun(streamed, inv).ok());
+  ASSERT_TRUE(store.value().FinishRun(streamed).ok());
+
+  ExpectSameFacts(store.value().Load(nfs.id).value().protocol, NfsFacts());
+  EXPECT_FALSE(store.value().Load(local.id).value().protocol.has_value());
+  ExpectSameFacts(store.value().Load(streamed.id).value().protocol, *streamed.protocol);
+  // List (without details) reads them too: compare and list use it.
+  RunFilter filter;
+  filter.ids = {nfs.id};
+  Result<std::vector<RunResult>> listed = store.value().List(filter);
+  ASSERT_TRUE(listed.ok());
+  ASSERT_EQ(listed.value().size(), 1u);
+  ExpectSameFacts(listed.value()[0].protocol, NfsFacts());
+
+  Result<SqliteDb> raw = SqliteDb::Open(store.value().path(), false);
+  ASSERT_TRUE(raw.ok());
+  EXPECT_EQ(raw.value().QueryInt("SELECT count(*) FROM runs WHERE protocol_json IS NULL").value(), 1);
+  // A damaged column labels nothing, but the run still loads.
+  ASSERT_TRUE(raw.value().Exec("UPDATE runs SET protocol_json = '{\"protocol\": 5}' WHERE id = " +
+                               std::to_string(nfs.id)).ok());
+  Result<RunResult> damaged = store.value().Load(nfs.id);
+  ASSERT_TRUE(damaged.ok()) << damaged.status().message();
+  EXPECT_FALSE(damaged.value().protocol.has_value());
+}
+
+TEST(ResultsStore, MigratesSchemaV4AddingProtocolFacts) {
+  TempDir dir;
+  std::string path = dir.path() + "/v4.db";
+  std::string fixture = testing::TestDataFile(__FILE__, "schema_v4.sql");
+  {
+    Result<SqliteDb> db = SqliteDb::Open(path, true);
+    ASSERT_TRUE(db.ok());
+    std::string sql = ReadFile(fixture);
+    ASSERT_FALSE(sql.empty()) << fixture;
+    ASSERT_TRUE(db.value().Exec(sql).ok());
+    ASSERT_EQ(db.value().QueryInt("PRAGMA user_version").value(), 4);
+  }
+  Result<ResultsStore> store = ResultsStore::Open(path);
+  ASSERT_TRUE(store.ok()) << store.status().message();
+  Result<std::vector<RunResult>> all = store.value().List({});
+  ASSERT_TRUE(all.ok()) << all.status().message();
+  ASSERT_EQ(all.value().size(), 3u);
+  for (const RunResult& r : all.value()) EXPECT_FALSE(r.protocol.has_value()) << r.name;
+  Result<RunResult> agent = store.value().Load(3);
+  ASSERT_TRUE(agent.ok()) << agent.status().message();
+  EXPECT_EQ(agent.value().name, "v4 agent run");
+  EXPECT_EQ(agent.value().measured_on, "nas");
+  EXPECT_EQ(agent.value().telemetry["summary"][0], "CPU busy: CPU0 98 %, CPU1 4 % (median)");
+  EXPECT_EQ(agent.value().tags.at("nas"), "ss4200");
+  ASSERT_TRUE(agent.value().read.has_value());
+  EXPECT_DOUBLE_EQ(agent.value().read->mb_per_s, 111.848106666666666);
+  EXPECT_EQ(store.value().Load(2).value().cached, true);
+
+  Result<SqliteDb> raw = SqliteDb::Open(path, false);
+  EXPECT_EQ(raw.value().QueryInt("PRAGMA user_version").value(), 5);
+  EXPECT_EQ(raw.value().QueryInt("SELECT count(*) FROM runs WHERE protocol_json IS NULL").value(), 3);
+  // The migrated database takes runs with facts, and new ids follow the old ones.
+  int64_t inv =
+      store.value().BeginInvocation("run", "nasperf run nfs://198.18.0.2/bench", "2026-12-01T11:00:00Z").value();
+  RunResult nfs = SampleRun("after migration", "2026-12-01T11:00:00Z");
+  nfs.protocol = NfsFacts();
+  ASSERT_TRUE(store.value().Save(nfs, inv).ok());
+  EXPECT_EQ(nfs.id, 4);
+  ExpectSameFacts(store.value().Load(nfs.id).value().protocol, NfsFacts());
 }
 
 }  // namespace

@@ -85,6 +85,13 @@ ALTER TABLE runs ADD COLUMN measured_on TEXT NOT NULL DEFAULT 'client';
 ALTER TABLE runs ADD COLUMN telemetry_json TEXT;
 )sql";
 
+// Version 5: how a protocol target (smb://, nfs://, iscsi://) was reached — protocol,
+// negotiated version, server, share and mount-like options — as ProtocolToJson's object
+// (report/json_report.h). NULL for local targets, agents' runs and imports of other tools.
+constexpr const char* kMigrateV4ToV5 = R"sql(
+ALTER TABLE runs ADD COLUMN protocol_json TEXT;
+)sql";
+
 }  // namespace
 
 const char* MigrationSql(int from) {
@@ -93,6 +100,7 @@ const char* MigrationSql(int from) {
     case 1: return kMigrateV1ToV2;
     case 2: return kMigrateV2ToV3;
     case 3: return kMigrateV3ToV4;
+    case 4: return kMigrateV4ToV5;
     default: return nullptr;
   }
 }

@@ -58,6 +58,19 @@ Status IscsiTarget::Check(const JobSpec& job) {
   return Status::Ok();
 }
 
+std::optional<ProtocolFacts> IscsiTarget::protocol_facts() const {
+  if (!session_) return std::nullopt;
+  ProtocolFacts facts;
+  facts.protocol = "iSCSI";  // RFC 7143 has one version; nothing to negotiate worth a label
+  facts.server = url_.host.find(':') != std::string::npos ? "[" + url_.host + "]" : url_.host;
+  if (url_.port) facts.server += ":" + std::to_string(url_.port);
+  facts.share = iqn_ + "/" + std::to_string(lun_);
+  facts.options.emplace_back("capacity", FormatSize(session_->size_bytes()));
+  facts.options.emplace_back("block size", std::to_string(session_->block_bytes()) + " B");
+  facts.options.emplace_back("client cache", "none (libiscsi)");
+  return facts;
+}
+
 Result<std::vector<WorkerFile>> IscsiTarget::Open(const JobSpec& job) {
   if (Status s = Connect(); !s.ok()) return s;
   std::vector<WorkerFile> out;

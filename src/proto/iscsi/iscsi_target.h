@@ -27,6 +27,10 @@ class IscsiTarget final : public Target {
     return CacheDropReport{"none needed: libiscsi has no client cache (the target's own cache is not dropped)", 0};
   }
 
+  // iSCSI to HOST[:PORT], "IQN/LUN", the LUN's capacity and block size; nullopt until
+  // Check (or natural_size) has logged in.
+  std::optional<ProtocolFacts> protocol_facts() const override;
+
   // Parses iscsi://HOST[:PORT]/IQN/LUN; bad URLs are BadInput.
   static Result<std::unique_ptr<Target>> Make(const ProtocolUrl& url, const TargetOptions& options);
 

@@ -109,6 +109,25 @@ Result<std::vector<WorkerFile>> NfsTarget::Open(const JobSpec& job) {
   return out;
 }
 
+std::optional<ProtocolFacts> NfsTarget::protocol_facts() const {
+  if (!location_) return std::nullopt;
+  ProtocolFacts facts;
+  facts.protocol = "NFS";
+  facts.version = "3";  // NfsSession asks libnfs for NFSv3 only
+  facts.server = url_.host.find(':') != std::string::npos ? "[" + url_.host + "]" : url_.host;
+  if (url_.port) facts.server += ":" + std::to_string(url_.port);
+  facts.share = location_->export_path;
+  if (location_->directory != "/") facts.options.emplace_back("directory", location_->directory);
+  facts.options.emplace_back("transport", "TCP");  // libnfs speaks NFS over TCP only
+  nfs_context* nfs = location_->session.get();
+  // Negotiated at mount (FSINFO's rtmax and wtmax): the largest single READ and WRITE.
+  if (uint64_t readmax = nfs_get_readmax(nfs); readmax > 0) facts.options.emplace_back("max read", FormatSize(readmax));
+  if (uint64_t writemax = nfs_get_writemax(nfs); writemax > 0)
+    facts.options.emplace_back("max write", FormatSize(writemax));
+  facts.options.emplace_back("client cache", "none (libnfs)");
+  return facts;
+}
+
 Result<CacheDropReport> NfsTarget::DropCache(bool) {
   // Nothing on this side holds the data; what the NAS keeps in its RAM only --nas-ram
   // (or an agent) can tell.

@@ -25,6 +25,9 @@ class NfsTarget final : public Target {
   Status Check(const JobSpec& job) override;
   Result<std::vector<WorkerFile>> Open(const JobSpec& job) override;
   Result<CacheDropReport> DropCache(bool system_wide) override;
+  // NFSv3 to HOST[:PORT], the export that mounted, the transport and the server's
+  // negotiated maximum read and write sizes; nullopt until Check has connected.
+  std::optional<ProtocolFacts> protocol_facts() const override;
 
  private:
   Status Connect();
