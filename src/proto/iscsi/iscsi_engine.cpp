@@ -15,6 +15,7 @@ Status IscsiEngine::open(const EngineOpenParams& params) {
       IscsiSession::Connect(r.server, r.port, r.share, std::stoi(r.path), r.connect_timeout_ms);
   if (!session.ok()) return session.status();
   session_.emplace(std::move(session).value());
+  where_ = "iscsi://" + r.server + ":" + std::to_string(r.port ? r.port : 3260) + "/" + r.share + "/" + r.path;
   buffers_ = params.buffers;
   pending_.assign(params.queue_depth, Pending{this, 0, 0, {}});
   for (uint32_t i = 0; i < params.queue_depth; ++i) pending_[i].slot = i;
@@ -27,7 +28,12 @@ void IscsiEngine::OnDone(iscsi_context*, int status, void* command_data, void* p
   auto* task = static_cast<scsi_task*>(command_data);
   bool good = status == SCSI_STATUS_GOOD && task && task->status == SCSI_STATUS_GOOD;
   if (task) scsi_free_scsi_task(task);
-  p.engine->done_.Push({p.slot, good ? static_cast<int64_t>(p.length) : -EIO});
+  // libiscsi's own statuses say the transport failed, not the LUN: a dead server then reads
+  // "Connection reset by peer" or "timed out" in the error line, not "Input/output error".
+  int64_t failed = status == SCSI_STATUS_TIMEOUT                                     ? -ETIMEDOUT
+                   : status == SCSI_STATUS_CANCELLED || status == SCSI_STATUS_ERROR ? -ECONNRESET
+                                                                                    : -EIO;
+  p.engine->done_.Push({p.slot, good ? static_cast<int64_t>(p.length) : failed});
   --p.engine->inflight_;
 }
 
@@ -61,7 +67,9 @@ Status IscsiEngine::Service(int timeout_ms) {
   iscsi_context* iscsi = session_->get();
   Status s = ServiceOnce(iscsi_get_fd(iscsi), static_cast<short>(iscsi_which_events(iscsi)), timeout_ms,
                          [iscsi](int revents) { return iscsi_service(iscsi, revents); }, "iscsi");
-  if (!s.ok() && s.kind() == ErrorKind::kIo) return Status::Io("iscsi: " + session_->LastError());
+  // One line that names the server: the session is gone (libiscsi does not reconnect).
+  if (!s.ok() && s.kind() == ErrorKind::kIo)
+    return Status::Io(where_ + ": connection to the server failed: " + session_->LastError());
   return s;
 }
 
@@ -74,7 +82,7 @@ Status IscsiEngine::sync() {
   scsi_task* task = iscsi_synchronizecache16_sync(session_->get(), session_->lun(), 0, 0, 0, 0);
   bool good = task && task->status == SCSI_STATUS_GOOD;
   if (task) scsi_free_scsi_task(task);
-  if (!good) return Status::Io("iscsi: SYNCHRONIZE CACHE(16) failed: " + session_->LastError());
+  if (!good) return Status::Io(where_ + ": SYNCHRONIZE CACHE(16) failed: " + session_->LastError());
   return Status::Ok();
 }
 

@@ -37,6 +37,7 @@ class IscsiEngine final : public Engine {
   Status Service(int timeout_ms);
 
   std::optional<IscsiSession> session_;
+  std::string where_;  // iscsi://HOST:PORT/IQN/LUN, for error messages
   std::span<std::byte*> buffers_;
   std::vector<Pending> pending_;
   CompletionQueue done_;

@@ -14,7 +14,10 @@ void IscsiSession::Destroy::operator()(iscsi_context* c) const {
 
 std::string IscsiSession::LastError() const {
   const char* e = context_ ? iscsi_get_error(context_.get()) : nullptr;
-  return e && *e ? e : "no detail from libiscsi";
+  std::string text = e ? e : "";
+  // Some of libiscsi's messages end in a newline: an error stays one line.
+  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+  return text.empty() ? "no detail from libiscsi" : text;
 }
 
 Result<IscsiSession> IscsiSession::Connect(const std::string& server, uint16_t port, const std::string& iqn, int lun,
@@ -27,6 +30,10 @@ Result<IscsiSession> IscsiSession::Connect(const std::string& server, uint16_t p
   iscsi_set_session_type(s.get(), ISCSI_SESSION_NORMAL);
   iscsi_set_header_digest(s.get(), ISCSI_HEADER_DIGEST_NONE_CRC32C);
   iscsi_set_timeout(s.get(), static_cast<int>((timeout_ms + 999) / 1000));
+  // libiscsi reconnects a logged-in session on any socket error, and retries a refused
+  // reconnect forever: a run against a target that died hung in reap() (lab test
+  // server_kill). A benchmark must report a dead server, not wait for it to come back.
+  iscsi_set_noautoreconnect(s.get(), 1);
   std::string portal = (server.find(':') != std::string::npos ? "[" + server + "]" : server) + ":" +
                        std::to_string(port ? port : 3260);
   std::string where = "iscsi://" + portal + "/" + iqn + "/" + std::to_string(lun);

@@ -18,6 +18,7 @@ Status NfsEngine::open(const EngineOpenParams& params) {
   if (!session.ok()) return session.status();
   session_.emplace(std::move(session).value());
   path_ = r.path;
+  where_ = "nfs://" + r.server + (r.port ? ":" + std::to_string(r.port) : "") + r.share + r.path;
   if (int rc = nfs_open(session_->get(), path_.c_str(), O_RDWR, &file_); rc != 0)
     return NfsStatus(*session_, "open", path_, rc);
   buffers_ = params.buffers;
@@ -57,8 +58,10 @@ Result<size_t> NfsEngine::submit(std::span<const IoRequest> requests) {
 Status NfsEngine::Service(int timeout_ms) {
   nfs_context* nfs = session_->get();
   Status s = ServiceOnce(nfs_get_fd(nfs), static_cast<short>(nfs_which_events(nfs)), timeout_ms,
-                         [nfs](int revents) { return nfs_service(nfs, revents); }, "nfs: " + path_);
-  if (!s.ok() && s.kind() == ErrorKind::kIo) return Status::Io("nfs: " + path_ + ": " + session_->LastError());
+                         [nfs](int revents) { return nfs_service(nfs, revents); }, where_);
+  // One line that names the server: the session is gone (autoreconnect is off, NfsSession).
+  if (!s.ok() && s.kind() == ErrorKind::kIo)
+    return Status::Io(where_ + ": connection to the server failed: " + session_->LastError());
   return s;
 }
 

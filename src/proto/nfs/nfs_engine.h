@@ -39,6 +39,7 @@ class NfsEngine final : public Engine {
   std::optional<NfsSession> session_;
   nfsfh* file_ = nullptr;
   std::string path_;
+  std::string where_;  // nfs://HOST[:PORT]/EXPORT/FILE, for error messages
   std::span<std::byte*> buffers_;
   std::vector<Pending> pending_;
   CompletionQueue done_;

@@ -8,7 +8,18 @@
 
 namespace nasperf {
 
-void NfsSession::Destroy::operator()(nfs_context* c) const { nfs_destroy_context(c); }
+void NfsSession::Destroy::operator()(nfs_context* c) const {
+  // libnfs 4.0: a synchronous call (nfs_pwrite, nfs_unlink, ...) that fails because the
+  // session died returns with its request still queued, and that request's callback data
+  // lives on the returned call's stack. nfs_destroy_context() then "cancels" the request
+  // by calling the callback, which writes to and formats from that dead stack frame:
+  // nasperf crashed (SIGSEGV in nfs_set_error) when the server was killed while a file was
+  // being laid out (lab test server_kill). A context with requests still queued has lost
+  // its server anyway: leave it (memory and a dead socket, once per failed session)
+  // rather than run callbacks into freed stack.
+  if (nfs_queue_length(c) > 0) return;
+  nfs_destroy_context(c);
+}
 
 std::string NfsSession::LastError() const {
   const char* e = context_ ? nfs_get_error(context_.get()) : nullptr;
@@ -18,6 +29,7 @@ std::string NfsSession::LastError() const {
 Result<NfsSession> NfsSession::Mount(const std::string& server, uint16_t port, const std::string& export_path,
                                      uint32_t timeout_ms) {
   NfsSession s;
+  s.origin_ = "nfs://" + server + (port != 0 ? ":" + std::to_string(port) : "") + export_path;
   s.context_.reset(nfs_init_context());
   if (!s.context_) return Status::Unavailable("nfs: cannot create a libnfs context");
   nfs_set_version(s.get(), 3);  // NFSv3: libnfs 4.0's NFSv4 is not usable (../shared/lab-notes.md)
@@ -62,7 +74,12 @@ Result<NfsLocation> MountNfsUrl(const ProtocolUrl& url, uint32_t timeout_ms) {
 }
 
 Status NfsStatus(const NfsSession& session, const std::string& what, const std::string& path, int result) {
-  std::string message = "nfs: " + what + " " + path + ": " + session.LastError();
+  // Name the server: a path inside the export alone does not say where the failure was.
+  std::string where = path.find("://") == std::string::npos ? session.origin() + path : path;
+  std::string detail = session.LastError();
+  // libnfs's synchronous calls report a dead connection only as "nfs_service failed".
+  if (detail == "nfs_service failed") detail = "connection to the server failed (" + detail + ")";
+  std::string message = "nfs: " + what + " " + where + ": " + detail;
   int err = result < 0 ? -result : EIO;
   if (err == ENOENT || err == EACCES || err == EPERM || err == ENOTDIR || err == EEXIST || err == EROFS)
     return Status::BadInput(message);

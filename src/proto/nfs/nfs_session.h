@@ -23,12 +23,15 @@ class NfsSession {
   nfs_context* get() const { return context_.get(); }
   // libnfs's text for the last failure on this context.
   std::string LastError() const;
+  // "nfs://HOST[:PORT]/EXPORT": what error messages name.
+  const std::string& origin() const { return origin_; }
 
  private:
   struct Destroy {
     void operator()(nfs_context* c) const;
   };
   std::unique_ptr<nfs_context, Destroy> context_;
+  std::string origin_;
 };
 
 // Where an nfs:// URL points: the export (the longest leading part of the path the server
