@@ -2,19 +2,16 @@
 #include "agent/auth.h"
 
 #include <arpa/inet.h>
-#include <fcntl.h>
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
 #include <openssl/rand.h>
-#include <sys/stat.h>
 
-#include <cerrno>
 #include <vector>
 
 #include <fmt/format.h>
 
-#include "platform/scoped_fd.h"
+#include "platform/secret_file.h"
 
 namespace nasperf {
 namespace {
@@ -88,24 +85,11 @@ bool MacMatches(std::string_view expected_hex, std::string_view received_hex) {
 }
 
 Result<std::string> LoadTokenFile(const std::string& path) {
-  ScopedFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW));
-  if (!fd.valid()) return ErrnoStatus("token file", path, errno, ErrorKind::kBadInput);
-  struct stat st {};
-  if (::fstat(fd.get(), &st) != 0) return ErrnoStatus("token file", path, errno, ErrorKind::kBadInput);
-  if (!S_ISREG(st.st_mode)) return Status::BadInput("token file " + path + " is not a regular file");
-  if (st.st_mode & 077)
-    return Status::BadInput(fmt::format("token file {} has mode {:04o}: readable or writable by group or others "
-                                        "(chmod 600 {})",
-                                        path, st.st_mode & 07777, path));
-  std::string token;
-  char buf[4096];
-  ssize_t n;
-  while ((n = ::read(fd.get(), buf, sizeof buf)) > 0 && token.size() < 65536) token.append(buf, static_cast<size_t>(n));
-  if (n < 0) return ErrnoStatus("token file", path, errno, ErrorKind::kBadInput);
-  if (!token.empty() && token.back() == '\n') token.pop_back();
-  if (token.size() < kMinTokenBytes)
+  Result<std::string> token = ReadSecretFile(path, "token file");
+  if (!token.ok()) return token;
+  if (token.value().size() < kMinTokenBytes)
     return Status::BadInput(
-        fmt::format("token file {} holds {} bytes, at least {} are needed", path, token.size(), kMinTokenBytes));
+        fmt::format("token file {} holds {} bytes, at least {} are needed", path, token.value().size(), kMinTokenBytes));
   return token;
 }
 
