@@ -40,6 +40,7 @@ int CliMain(int argc, char** argv) {
   AddCommonOptions(*run_cmd, run.common);
   AddJobOptions(*run_cmd, run.job, JobOptionSet::kFull);
   AddAgentTargetOptions(*run_cmd, run.remote);
+  AddProtocolOptions(*run_cmd, run.protocol);
 
   QuickCommandOptions quick;
   quick.job.size = "1g";
@@ -50,6 +51,7 @@ int CliMain(int argc, char** argv) {
   AddCommonOptions(*quick_cmd, quick.common);
   AddJobOptions(*quick_cmd, quick.job, JobOptionSet::kQuick);
   AddAgentTargetOptions(*quick_cmd, quick.remote);
+  AddProtocolOptions(*quick_cmd, quick.protocol);
 
   AgentCommandOptions agent;
   CLI::App* agent_cmd = app.add_subcommand("agent", "serve jobs, telemetry and network tests to nasperf clients (run on the NAS)");

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "cli/job_options.h"
+#include "cli/protocol_options.h"
 
 namespace nasperf {
 
@@ -16,6 +17,7 @@ struct RunCommandOptions {
   CommonOptions common;
   JobOptions job;
   AgentTargetOptions remote;
+  ProtocolOptions protocol;
 };
 int RunCommand(const RunCommandOptions& options);
 
@@ -23,6 +25,7 @@ struct QuickCommandOptions {
   CommonOptions common;
   JobOptions job;
   AgentTargetOptions remote;
+  ProtocolOptions protocol;
 };
 int QuickCommand(const QuickCommandOptions& options);
 

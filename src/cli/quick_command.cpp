@@ -56,7 +56,9 @@ int QuickCommand(const QuickCommandOptions& options) {
   // Here, or on an agent (--on); an agent may also sample the NAS while we run (--agent).
   Result<std::unique_ptr<JobSite>> site = MakeJobSite(options.remote);
   if (!site.ok()) return ReportFailure(site.status());
-  Result<std::unique_ptr<Target>> made = site.value()->MakeTarget(options.job.target, TargetOptions{});
+  Result<TargetOptions> target_options = BuildTargetOptions(options.protocol, options.job.target);
+  if (!target_options.ok()) return ReportFailure(target_options.status());
+  Result<std::unique_ptr<Target>> made = site.value()->MakeTarget(options.job.target, target_options.value());
   if (!made.ok()) return ReportFailure(made.status());
   Target& target = *made.value();
   Result<JobSpec> base = BuildJob(options.job, target);

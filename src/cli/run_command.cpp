@@ -21,8 +21,10 @@ int RunCommand(const RunCommandOptions& options) {
   // Here, or on an agent (--on); an agent may also sample the NAS while we run (--agent).
   Result<std::unique_ptr<JobSite>> site = MakeJobSite(options.remote);
   if (!site.ok()) return ReportFailure(site.status());
-  TargetOptions target_options{options.job.allow_destructive};
-  Result<std::unique_ptr<Target>> target = site.value()->MakeTarget(options.job.target, target_options);
+  Result<TargetOptions> target_options =
+      BuildTargetOptions(options.protocol, options.job.target, options.job.allow_destructive);
+  if (!target_options.ok()) return ReportFailure(target_options.status());
+  Result<std::unique_ptr<Target>> target = site.value()->MakeTarget(options.job.target, target_options.value());
   if (!target.ok()) return ReportFailure(target.status());
   Result<JobSpec> job = BuildJob(options.job, *target.value());
   if (!job.ok()) return ReportFailure(job.status());

@@ -1,0 +1,47 @@
+// ProtocolOptions -> TargetOptions: credentials and the connect timeout.
+#include "cli/protocol_options.h"
+
+#include <cstdlib>
+
+#include "core/units.h"
+#include "platform/secret_file.h"
+#include "proto/url.h"
+
+namespace nasperf {
+
+void AddProtocolOptions(CLI::App& app, ProtocolOptions& options) {
+  app.add_option("--user", options.user, "smb://: the user to log in as (else the URL's, else guest)");
+  app.add_option("--password-file", options.password_file,
+                 "smb://: a file (mode 0600) holding the password (else env NASPERF_PASSWORD)");
+  app.add_option("--connect-timeout", options.connect_timeout,
+                 "protocol targets: the longest wait to connect and for any one reply (default 10s)");
+}
+
+Result<TargetOptions> BuildTargetOptions(const ProtocolOptions& options, const std::string& target,
+                                         std::vector<std::string> allow_destructive) {
+  TargetOptions out;
+  out.allow_destructive = std::move(allow_destructive);
+  Result<double> timeout = ParseDuration(options.connect_timeout);
+  if (!timeout.ok()) return Status::BadInput("--connect-timeout: " + timeout.status().message());
+  if (timeout.value() < 0.1 || timeout.value() > 600)
+    return Status::BadInput("--connect-timeout: " + options.connect_timeout + " is outside 100ms..10m");
+  out.connect_timeout_ms = static_cast<uint32_t>(timeout.value() * 1000 + 0.5);
+
+  bool smb = target.rfind("smb://", 0) == 0;
+  if (!smb && !options.user.empty())
+    return Status::BadInput("--user: only smb:// targets take a user (" + target + " does not)");
+  if (!smb && !options.password_file.empty())
+    return Status::BadInput("--password-file: only smb:// targets take a password (" + target + " does not)");
+  if (!smb) return out;
+  out.user = options.user;
+  if (!options.password_file.empty()) {
+    Result<std::string> password = ReadSecretFile(options.password_file, "--password-file");
+    if (!password.ok()) return password.status();
+    out.password = std::move(password).value();
+  } else if (const char* env = std::getenv("NASPERF_PASSWORD")) {
+    out.password = env;
+  }
+  return out;
+}
+
+}  // namespace nasperf
