@@ -4,6 +4,7 @@
 #include "nasperf/engine.h"
 #include "proto/iscsi/iscsi_engine.h"
 #include "proto/nfs/nfs_engine.h"
+#include "proto/smb/smb_engine.h"
 #ifdef NASPERF_WITH_IO_URING
 #include <liburing.h>
 
@@ -33,6 +34,7 @@ Result<std::unique_ptr<Engine>> MakeEngine(const std::string& name) {
   if (name == "null") return std::unique_ptr<Engine>(new NullEngine());
   if (name == "nfs") return std::unique_ptr<Engine>(new NfsEngine());
   if (name == "iscsi") return std::unique_ptr<Engine>(new IscsiEngine());
+  if (name == "smb") return std::unique_ptr<Engine>(new SmbEngine());
 #ifdef NASPERF_WITH_IO_URING
   if (name == "io_uring") {
     if (!IoUringAvailable()) return Status::Unavailable("--engine io_uring: io_uring is not available on this kernel");

@@ -6,6 +6,7 @@
 
 #include "proto/iscsi/iscsi_target.h"
 #include "proto/nfs/nfs_target.h"
+#include "proto/smb/smb_target.h"
 #include "proto/url.h"
 #include "target/block_device.h"
 #include "target/directory_target.h"
@@ -34,7 +35,8 @@ Result<std::unique_ptr<Target>> MakeTarget(const std::string& spec, const Target
     if (!url.ok()) return url.status();
     if (url.value().scheme == "nfs") return std::unique_ptr<Target>(new NfsTarget(url.value(), options.connect_timeout_ms));
     if (url.value().scheme == "iscsi") return IscsiTarget::Make(url.value(), options);
-    return Status::BadInput("TARGET: " + url.value().scheme + ":// targets are not supported by this nasperf yet");
+    if (url.value().scheme == "smb") return SmbTarget::Make(url.value(), options);
+    return Status::BadInput("TARGET: " + url.value().scheme + ":// targets are not supported by this nasperf");
   }
   if (spec.empty()) return Status::BadInput("TARGET: empty path");
   struct stat st {};

@@ -1,0 +1,35 @@
+// The smb engine: libsmbclient's read and write, one I/O at a time (the library has no
+// asynchronous calls; it pipelines one large read or write itself). One worker thread
+// (the target refuses more: libsmbclient is not thread-safe), its own context and TCP
+// connection made in open().
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "engine/completion_queue.h"
+#include "nasperf/engine.h"
+#include "proto/smb/smb_session.h"
+
+namespace nasperf {
+
+class SmbEngine final : public Engine {
+ public:
+  ~SmbEngine() override { close(); }
+  const char* name() const override { return "smb"; }
+  EngineCaps caps() const override { return {.asynchronous = false, .fixed_buffers = false}; }
+  Status open(const EngineOpenParams& params) override;
+  Result<size_t> submit(std::span<const IoRequest> requests) override;
+  Result<size_t> reap(std::span<IoCompletion> out, size_t min_complete, std::chrono::microseconds timeout) override;
+  Status sync() override;
+  void close() override;
+
+ private:
+  std::optional<SmbSession> session_;
+  _SMBCFILE* file_ = nullptr;
+  std::string path_;
+  std::span<std::byte*> buffers_;
+  CompletionQueue done_;
+};
+
+}  // namespace nasperf

@@ -1,0 +1,162 @@
+// SmbTarget: checks, file set-up and clean-up over one libsmbclient session, and the
+// negotiated dialect from one NEGOTIATE exchange of our own.
+#include "proto/smb/smb_target.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include "core/units.h"
+#include "platform/signals.h"
+#include "workload/buffers.h"
+
+namespace nasperf {
+
+Result<std::unique_ptr<Target>> SmbTarget::Make(const ProtocolUrl& url, const TargetOptions& options) {
+  if (url.path.empty()) return Status::BadInput("TARGET: " + url.display() + " names no share (smb://USER@HOST/SHARE/DIR)");
+  SmbEndpoint endpoint;
+  endpoint.server = url.host;
+  endpoint.port = url.port;
+  endpoint.share = url.path[0];
+  endpoint.domain = url.domain;
+  endpoint.user = options.user.empty() ? url.user : options.user;
+  endpoint.password = options.password;
+  endpoint.timeout_ms = options.connect_timeout_ms;
+  std::string directory;
+  for (size_t i = 1; i < url.path.size(); ++i) directory += "/" + url.path[i];
+  ProtocolUrl shown = url;
+  shown.user = endpoint.user;
+  return std::unique_ptr<Target>(new SmbTarget(std::move(shown), std::move(endpoint), std::move(directory)));
+}
+
+SmbTarget::~SmbTarget() {
+  if (files_.empty()) return;
+  // Clean up even when the session died mid-run: a fresh connection, once, best effort.
+  if (!session_) {
+    Result<SmbSession> again = SmbSession::Connect(endpoint_);
+    if (!again.ok()) return;
+    session_.emplace(std::move(again).value());
+  }
+  for (const OwnFile& f : files_) session_->Unlink(f.path);
+}
+
+Status SmbTarget::Connect() {
+  if (session_) return Status::Ok();
+  Result<SmbSession> session = SmbSession::Connect(endpoint_);
+  if (!session.ok()) return session.status();
+  session_.emplace(std::move(session).value());
+  // libsmbclient does not say what it negotiated; the server makes the same choice for
+  // the same offer (smb2_negotiate.h), so ask it once. Not knowing is not an error.
+  Result<Smb2NegotiateFacts> facts =
+      ProbeSmb2Negotiate(endpoint_.server, endpoint_.port ? endpoint_.port : 445, endpoint_.timeout_ms);
+  if (facts.ok()) negotiated_ = facts.value();
+  else negotiate_error_ = facts.status().message();
+  return Status::Ok();
+}
+
+Status SmbTarget::Check(const JobSpec& job) {
+  if (job.engine != "auto" && job.engine != "smb")
+    return Status::BadInput("--engine: smb:// targets always use the smb engine (libsmbclient); drop --engine " + job.engine);
+  // Samba 4.17's libsmbclient aborts (talloc, inside tevent) when two threads use two
+  // contexts at once: measured, and the library documents no thread support.
+  if (job.threads > 1)
+    return Status::BadInput("--threads: smb:// runs one thread (libsmbclient is not thread-safe); run several "
+                            "nasperf processes for parallel streams");
+  if (Status s = Connect(); !s.ok()) return s;
+  const std::string dir = directory_.empty() ? "/" : directory_;
+  Result<bool> is_dir = session_->IsDirectory(dir);
+  if (!is_dir.ok()) return is_dir.status();
+  if (!is_dir.value()) return Status::BadInput("TARGET: " + url_.display() + " is not a directory");
+  uint64_t free_bytes = session_->FreeBytes(dir);
+  uint64_t want = job.size * job.threads;
+  if (free_bytes > 0 && want > free_bytes)
+    return Status::BadInput("--size: " + std::to_string(job.threads) + " x " + FormatSize(job.size) + " needs " +
+                            FormatSize(want) + " but " + url_.display() + " has only " + FormatSize(free_bytes) +
+                            " free");
+  return Status::Ok();
+}
+
+Status SmbTarget::LayOut(const std::string& path, uint64_t bytes, const BufferPattern& pattern) {
+  Result<_SMBCFILE*> file = session_->Open(path, O_WRONLY, 0);
+  if (!file.ok()) return file.status();
+  constexpr uint64_t kChunk = 1 << 20;
+  Result<BufferPool> pool = BufferPool::Create(1, kChunk, pattern, 0xA11CE);
+  Status status = pool.status();
+  for (uint64_t at = 0; status.ok() && at < bytes;) {
+    if (InterruptRequested()) {
+      status = Status::Interrupted();
+      break;
+    }
+    uint64_t len = bytes - at < kChunk ? bytes - at : kChunk;
+    pool.value().StampForWrite(0, at);
+    ssize_t n = session_->WriteAt(file.value(), at, pool.value().slot(0), len);
+    if (n <= 0) status = SmbStatus(endpoint_, "laying out", path + " at " + FormatSize(at), n < 0 ? static_cast<int>(-n) : EIO);
+    else at += static_cast<uint64_t>(n);
+  }
+  Status closed = session_->Close(file.value());
+  return status.ok() ? closed : status;
+}
+
+Result<std::vector<WorkerFile>> SmbTarget::Open(const JobSpec& job) {
+  if (Status s = Connect(); !s.ok()) return s;
+  std::vector<WorkerFile> out;
+  for (uint32_t t = 0; t < job.threads; ++t) {
+    if (t == files_.size()) {
+      std::string path = directory_ + "/.nasperf-" + std::to_string(::getpid()) + "-" + std::to_string(t) + ".dat";
+      Result<_SMBCFILE*> file = session_->Open(path, O_CREAT | O_EXCL | O_WRONLY, 0600);
+      if (!file.ok()) return file.status();
+      files_.push_back({path, 0});
+      if (Status s = session_->Close(file.value()); !s.ok()) return s;
+    }
+    OwnFile& own = files_[t];
+    if (DoesReads(job.rw) && own.data_bytes < job.size) {
+      if (Status s = LayOut(own.path, job.size, job.pattern); !s.ok()) return s;
+      own.data_bytes = job.size;
+    }
+    auto remote = std::make_shared<RemoteFile>();
+    remote->server = endpoint_.server;
+    remote->port = endpoint_.port;
+    remote->share = endpoint_.share;
+    remote->path = own.path;
+    remote->user = endpoint_.user;
+    remote->domain = endpoint_.domain;
+    remote->password = endpoint_.password;
+    remote->connect_timeout_ms = endpoint_.timeout_ms;
+    out.push_back(WorkerFile{ScopedFd(), 0, job.size, std::move(remote)});
+  }
+  return out;
+}
+
+Result<CacheDropReport> SmbTarget::DropCache(bool) {
+  return CacheDropReport{"none needed: libsmbclient has no client cache (the NAS's own cache is not dropped)", 0};
+}
+
+std::optional<ProtocolFacts> SmbTarget::protocol_facts() const {
+  ProtocolFacts f;
+  f.protocol = "SMB";
+  f.server = endpoint_.server + (endpoint_.port ? ":" + std::to_string(endpoint_.port) : "");
+  f.share = endpoint_.share;
+  f.options.emplace_back("user", endpoint_.user.empty() ? "guest" : endpoint_.user);
+  if (negotiated_) {
+    const Smb2NegotiateFacts& n = *negotiated_;
+    f.version = n.dialect_name;
+    // Not required by either side: SMB 3.1.1 still signs the session set-up (smbstatus
+    // says "partial"), the data is not signed.
+    f.options.emplace_back("signing", n.signing_required ? "on (required by the server)"
+                                                         : "off for data (neither side requires it)");
+    std::string encryption = "off (not requested by nasperf)";
+    if (!n.cipher.empty()) encryption += "; server offers " + n.cipher;
+    else if (n.server_supports_encryption) encryption += "; server supports it";
+    f.options.emplace_back("encryption", encryption);
+    if (n.max_read_bytes) f.options.emplace_back("max read", FormatSize(n.max_read_bytes));
+    if (n.max_write_bytes) f.options.emplace_back("max write", FormatSize(n.max_write_bytes));
+  } else if (!negotiate_error_.empty()) {
+    f.options.emplace_back("dialect", "unknown: " + negotiate_error_);
+  }
+  f.options.emplace_back("client", "libsmbclient, synchronous, one connection");
+  // libsmbclient has no flush call: what a write test measures reached the server, not
+  // necessarily its disks.
+  f.options.emplace_back("flush", "not available (libsmbclient): written data may still be in the NAS's RAM");
+  return f;
+}
+
+}  // namespace nasperf

@@ -1,0 +1,51 @@
+// An SMB share as a target (smb://[DOMAIN;]USER@HOST[:PORT]/SHARE/DIR), through
+// libsmbclient: this machine needs no kernel SMB client. Like a local directory: one
+// .nasperf-<pid>-<thread>.dat file per worker in DIR, removed when the target is destroyed.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "proto/smb/smb2_negotiate.h"
+#include "proto/smb/smb_session.h"
+#include "proto/url.h"
+#include "target/target.h"
+
+namespace nasperf {
+
+class SmbTarget final : public Target {
+ public:
+  // Needs a share in the URL; the user and password come from `options` (the URL's
+  // user unless --user overrides it).
+  static Result<std::unique_ptr<Target>> Make(const ProtocolUrl& url, const TargetOptions& options);
+  ~SmbTarget() override;
+  std::string description() const override { return url_.display(); }
+  const char* required_engine() const override { return "smb"; }
+  // libsmbclient keeps no data cache on the client: every I/O reaches the server.
+  bool SupportsDirect(std::string*) override { return true; }
+  Status Check(const JobSpec& job) override;
+  Result<std::vector<WorkerFile>> Open(const JobSpec& job) override;
+  Result<CacheDropReport> DropCache(bool system_wide) override;
+  std::optional<ProtocolFacts> protocol_facts() const override;
+
+ private:
+  SmbTarget(ProtocolUrl url, SmbEndpoint endpoint, std::string directory)
+      : url_(std::move(url)), endpoint_(std::move(endpoint)), directory_(std::move(directory)) {}
+  Status Connect();
+  Status LayOut(const std::string& path, uint64_t bytes, const BufferPattern& pattern);
+
+  ProtocolUrl url_;
+  SmbEndpoint endpoint_;
+  std::string directory_;  // inside the share: "" or "/sub/dir"
+  std::optional<SmbSession> session_;
+  std::optional<Smb2NegotiateFacts> negotiated_;
+  std::string negotiate_error_;  // why the dialect is unknown, when it is
+  struct OwnFile {
+    std::string path;
+    uint64_t data_bytes = 0;
+  };
+  std::vector<OwnFile> files_;
+};
+
+}  // namespace nasperf
