@@ -48,3 +48,62 @@ require_lab_tools() {
 lab_up() {
   "$lab" up "$@" >/dev/null 2>"$work/up.err" || { cat "$work/up.err" >&2; echo "FAIL: lab/nas-lab up $*" >&2; exit 1; }
 }
+
+# --- the running lab ------------------------------------------------------------------
+# lab_json KEY: one field of `lab/nas-lab status --json` (strings as they are).
+lab_json() { "$lab" status --json | python3 -c "import json,sys; print(json.load(sys.stdin)['$1'])"; }
+# lab_server_pid NAME: the PID the lab recorded for a server (smbd, ganesha, tgtd, agent).
+lab_server_pid() { cat "$(lab_json dir)/pids/$1"; }
+
+# The protocols the lab tests loop over, one line each: the key of its URL in `status
+# --json`, the server (its PID file in LAB/pids), then what a write needs besides the job
+# ({url} is replaced by the URL). SMB joins with one line here when its engine lands.
+lab_protocol_table=(
+  "nfs ganesha"
+  "iscsi tgtd --allow-destructive {url}"  # a LUN is a block device: writes must name it
+  "smb smbd --password-file {password_file}"  # user root, the lab's random password
+)
+lab_protocols() { local l; for l in "${lab_protocol_table[@]}"; do echo "${l%% *}"; done; }
+# protocol_line PROTOCOL: its table line; protocol_server PROTOCOL: its server.
+protocol_line() { local l; for l in "${lab_protocol_table[@]}"; do [ "${l%% *}" != "$1" ] || { echo "$l"; return; }; done; }
+protocol_server() { local -a w; read -ra w <<<"$(protocol_line "$1")"; echo "${w[1]}"; }
+protocol_url() { lab_json "$1"; }
+
+# --- what a link can carry --------------------------------------------------------------
+# link_efficiency MTU: TCP payload / what tbf counts per segment. tbf counts L2 frames
+# without preamble or FCS (MTU + 14 bytes of Ethernet header); the payload is the MSS,
+# MTU - 20 (IP) - 20 (TCP) - 12 (timestamps option): 1448/1514 at 1500, 8948/9014 at 9000.
+link_efficiency() { python3 -c "print(f'{($1 - 52) / ($1 + 14):.4f}')"; }
+# link_payload_mb LINK MTU: the TCP payload rate the shaped link allows, MB/s (10^6 B/s).
+link_payload_mb() {
+  local bits
+  case "$1" in 1g) bits=1e9 ;; 100m) bits=1e8 ;; pci-gbe) bits=536e6 ;; *) echo "no rate for link $1" >&2; return 1 ;; esac
+  python3 -c "print(f'{$bits / 8 / 1e6 * ($2 - 52) / ($2 + 14):.3f}')"
+}
+# within VALUE REF PCT: |VALUE - REF| <= PCT % of REF.
+within() { python3 -c "import sys; sys.exit(0 if abs($1 - $2) <= $2 * $3 / 100 else 1)"; }
+# at_least VALUE REF PCT: VALUE >= REF - PCT % of REF (REF's direction, minus noise).
+at_least() { python3 -c "import sys; sys.exit(0 if $1 >= $2 * (1 - $3 / 100) else 1)"; }
+round2() { python3 -c "print(f'{$1:.2f}')"; }
+ratio() { python3 -c "print(f'{$1 / $2:.3f}')"; }
+
+# --- measuring ----------------------------------------------------------------------------
+# net_mb DIR [SECONDS]: `nasperf net` to the lab's agent in DIR (up = write, down = read).
+net_mb() {
+  local out="$work/net-$1.json"
+  "$nasperf" net "$(lab_json agent)" --token-file "$(lab_json token_file)" --dir "$1" --time "${2:-5}" \
+    --json --no-store >"$out" || { echo "FAIL: nasperf net --dir $1" >&2; return 1; }
+  if [ "$1" = up ]; then round2 "$(mb_per_s "$out" write)"; else round2 "$(mb_per_s "$out" read)"; fi
+}
+# protocol_mb PROTOCOL RW SIZE QD [URL] [EXTRA...]: one sequential `nasperf run`, MB/s of RW.
+protocol_mb() {
+  local protocol="$1" rw="$2" size="$3" qd="$4" url="${5:-}" w args=()
+  shift 4; [ $# -eq 0 ] || shift
+  [ -n "$url" ] || url="$(protocol_url "$protocol")"
+  read -ra w <<<"$(protocol_line "$protocol")"
+  for a in "${w[@]:2}"; do a="${a//\{url\}/$url}"; args+=("${a//\{password_file\}/$(lab_json password_file)}"); done
+  local out="$work/$protocol-$rw.json"
+  "$nasperf" run "$url" "${args[@]}" --rw "$rw" --bs 1m --qd "$qd" --size "$size" "$@" --json --no-store >"$out" ||
+    { echo "FAIL: nasperf run $url --rw $rw" >&2; return 1; }
+  round2 "$(mb_per_s "$out" "${rw#rand}")"
+}
