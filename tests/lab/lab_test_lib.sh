@@ -68,6 +68,13 @@ lab_protocols() { local l; for l in "${lab_protocol_table[@]}"; do echo "${l%% *
 protocol_line() { local l; for l in "${lab_protocol_table[@]}"; do [ "${l%% *}" != "$1" ] || { echo "$l"; return; }; done; }
 protocol_server() { local -a w; read -ra w <<<"$(protocol_line "$1")"; echo "${w[1]}"; }
 protocol_url() { lab_json "$1"; }
+# protocol_args PROTOCOL URL: the extra arguments of its table line, one per line, with
+# {url} and {password_file} filled in.
+protocol_args() {
+  local -a w; local a
+  read -ra w <<<"$(protocol_line "$1")"
+  for a in "${w[@]:2}"; do a="${a//\{url\}/$2}"; echo "${a//\{password_file\}/$(lab_json password_file)}"; done
+}
 
 # --- what a link can carry --------------------------------------------------------------
 # link_efficiency MTU: TCP payload / what tbf counts per segment. tbf counts L2 frames
@@ -97,11 +104,10 @@ net_mb() {
 }
 # protocol_mb PROTOCOL RW SIZE QD [URL] [EXTRA...]: one sequential `nasperf run`, MB/s of RW.
 protocol_mb() {
-  local protocol="$1" rw="$2" size="$3" qd="$4" url="${5:-}" w args=()
+  local protocol="$1" rw="$2" size="$3" qd="$4" url="${5:-}" args=()
   shift 4; [ $# -eq 0 ] || shift
   [ -n "$url" ] || url="$(protocol_url "$protocol")"
-  read -ra w <<<"$(protocol_line "$protocol")"
-  for a in "${w[@]:2}"; do a="${a//\{url\}/$url}"; args+=("${a//\{password_file\}/$(lab_json password_file)}"); done
+  mapfile -t args < <(protocol_args "$protocol" "$url")
   local out="$work/$protocol-$rw.json"
   "$nasperf" run "$url" "${args[@]}" --rw "$rw" --bs 1m --qd "$qd" --size "$size" "$@" --json --no-store >"$out" ||
     { echo "FAIL: nasperf run $url --rw $rw" >&2; return 1; }

@@ -19,7 +19,8 @@ for protocol in $(lab_protocols); do
   pid="$(lab_server_pid "$server")"
   # 64 MiB: a read lays its file out first (NFS) — about 0.6 s at 1 Gbit/s — so the kill
   # lands in the measured part of the run.
-  "$nasperf" run "$url" --rw read --bs 1m --qd 4 --size 64m --time 20 --json --no-store \
+  mapfile -t args < <(protocol_args "$protocol" "$url")
+  "$nasperf" run "$url" "${args[@]}" --rw read --bs 1m --qd 4 --size 64m --time 20 --json --no-store \
     >"$work/$protocol.json" 2>"$work/$protocol.err" &
   run_pid=$!
   sleep 2.5

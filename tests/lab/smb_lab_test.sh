@@ -45,6 +45,9 @@ check "no .nasperf file left in the share" bash -c "! compgen -G '$share_dir/.na
 rc=0; "$nasperf" run "$url" --password-file "$work/wrong" --size 1m --no-store 2>"$work/err" || rc=$?
 check "wrong password: exit 2, one line, no guest fallback" bash -c "[ $rc -eq 2 ] && [ \$(wc -l <'$work/err') -eq 1 ] && grep -q 'access denied' '$work/err'"
 
+rc=0; env -u NASPERF_PASSWORD "$nasperf" run "$url" --size 1m --no-store 2>"$work/err" || rc=$?
+check "a user with no password: exit 2, naming --password-file" bash -c "[ $rc -eq 2 ] && grep -q -- --password-file '$work/err'"
+
 rc=0; "$nasperf" run "${url%/bench}/no-such-share" --password-file "$password_file" --size 1m --no-store 2>"$work/err" || rc=$?
 check "missing share: exit 2, one line" bash -c "[ $rc -eq 2 ] && [ \$(wc -l <'$work/err') -eq 1 ]"
 

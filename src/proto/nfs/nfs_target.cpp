@@ -14,13 +14,19 @@ namespace nasperf {
 
 NfsTarget::~NfsTarget() {
   if (files_.empty()) return;
-  // Clean up even when the session died mid-run: a fresh mount, once, best effort.
-  if (!location_) {
-    Result<NfsLocation> again = MountNfsUrl(url_, timeout_ms_);
-    if (!again.ok()) return;
-    location_.emplace(std::move(again).value());
-  }
-  for (const OwnFile& f : files_) nfs_unlink(location_->session.get(), f.path.c_str());
+  auto unlink_all = [this] {
+    bool all = true;
+    for (const OwnFile& f : files_) all = nfs_unlink(location_->session.get(), f.path.c_str()) == 0 && all;
+    return all;
+  };
+  if (location_ && unlink_all()) return;
+  // The session died mid-run (or never was): one fresh mount, best effort, so the
+  // server keeps none of our files.
+  location_.reset();
+  Result<NfsLocation> again = MountNfsUrl(url_, timeout_ms_);
+  if (!again.ok()) return;
+  location_.emplace(std::move(again).value());
+  unlink_all();
 }
 
 Status NfsTarget::Connect() {

@@ -61,6 +61,10 @@ Result<SmbSession> SmbSession::Connect(const SmbEndpoint& endpoint) {
   }
   s.context_.reset(raw);
   Result<bool> root = s.IsDirectory("/");
+  // libsmbclient answers a refused login without a password with EINVAL.
+  if (!root.ok() && root.status().err() == EINVAL && !endpoint.user.empty() && endpoint.password.empty())
+    return Status::BadInput("smb: " + endpoint.display() + ": login as " + endpoint.user +
+                            " refused with no password (give --password-file FILE or NASPERF_PASSWORD)");
   if (!root.ok()) return root.status();
   return s;
 }
@@ -128,7 +132,6 @@ Status SmbStatus(const SmbEndpoint& endpoint, const std::string& what, const std
     case ENOTDIR:
     case EEXIST:
     case EROFS:
-    case EINVAL:
       return Status::BadInput("smb: " + what + " " + where + ": " + std::strerror(err));
     case ECONNREFUSED:
     case EHOSTUNREACH:

@@ -30,13 +30,19 @@ Result<std::unique_ptr<Target>> SmbTarget::Make(const ProtocolUrl& url, const Ta
 
 SmbTarget::~SmbTarget() {
   if (files_.empty()) return;
-  // Clean up even when the session died mid-run: a fresh connection, once, best effort.
-  if (!session_) {
-    Result<SmbSession> again = SmbSession::Connect(endpoint_);
-    if (!again.ok()) return;
-    session_.emplace(std::move(again).value());
-  }
-  for (const OwnFile& f : files_) session_->Unlink(f.path);
+  auto unlink_all = [this] {
+    bool all = true;
+    for (const OwnFile& f : files_) all = session_->Unlink(f.path) == 0 && all;
+    return all;
+  };
+  if (session_ && unlink_all()) return;
+  // The session died mid-run (or never was): one fresh connection, best effort, so the
+  // share keeps none of our files.
+  session_.reset();
+  Result<SmbSession> again = SmbSession::Connect(endpoint_);
+  if (!again.ok()) return;
+  session_.emplace(std::move(again).value());
+  unlink_all();
 }
 
 Status SmbTarget::Connect() {
