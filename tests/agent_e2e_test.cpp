@@ -57,7 +57,7 @@ TEST_F(AgentE2eTest, WrongTokenGetsErrorAuthAndNothingElse) {
   EXPECT_NE(conn.status().message().find("auth"), std::string::npos) << conn.status().message();
 
   // By hand: Hello, Challenge, a bogus Auth → exactly one Error "auth", then the close.
-  Result<ScopedFd> fd = ConnectTcp("127.0.0.1", agent_.port, milliseconds(5000));
+  Result<ScopedFd> fd = ConnectTcp("agent", "127.0.0.1", agent_.port, milliseconds(5000));
   ASSERT_TRUE(fd.ok());
   std::string nonce = RandomHex(kNonceBytes).value();
   ASSERT_TRUE(SendRaw(fd.value().get(), EncodeFrame(MessageType::kHello, {{"role", "control"}, {"client_nonce", nonce}}).value()));
@@ -76,7 +76,7 @@ TEST_F(AgentE2eTest, WrongTokenGetsErrorAuthAndNothingElse) {
 }
 
 TEST_F(AgentE2eTest, UnauthenticatedJobStartIsRefused) {
-  Result<ScopedFd> fd = ConnectTcp("127.0.0.1", agent_.port, milliseconds(5000));
+  Result<ScopedFd> fd = ConnectTcp("agent", "127.0.0.1", agent_.port, milliseconds(5000));
   ASSERT_TRUE(fd.ok());
   json job = {{"rw", "write"}, {"bs", 65536}, {"qd", 1}, {"threads", 1}, {"size", 1 << 20}};
   ASSERT_TRUE(SendRaw(fd.value().get(), EncodeFrame(MessageType::kJobStart, {{"job", job}, {"dir", "."}}).value()));
@@ -89,7 +89,7 @@ TEST_F(AgentE2eTest, UnauthenticatedJobStartIsRefused) {
 }
 
 TEST_F(AgentE2eTest, SilentConnectionIsDroppedAfterTheAuthTimeout) {
-  Result<ScopedFd> fd = ConnectTcp("127.0.0.1", agent_.port, milliseconds(5000));
+  Result<ScopedFd> fd = ConnectTcp("agent", "127.0.0.1", agent_.port, milliseconds(5000));
   ASSERT_TRUE(fd.ok());
   auto start = std::chrono::steady_clock::now();
   bool closed = false;
@@ -127,7 +127,7 @@ TEST_F(AgentE2eTest, OversizedAndGarbageFramesDropOnlyThatConnection) {
   ASSERT_TRUE(SendRaw(junk_fd.get(), "\x01\x02garbage bytes that are no frame at all"));
   FramesUntilClose(junk_fd.get(), 5, &closed);
   EXPECT_TRUE(closed);
-  Result<ScopedFd> raw = ConnectTcp("127.0.0.1", agent_.port, milliseconds(5000));
+  Result<ScopedFd> raw = ConnectTcp("agent", "127.0.0.1", agent_.port, milliseconds(5000));
   ASSERT_TRUE(raw.ok());
   ASSERT_TRUE(SendRaw(raw.value().get(), "GET / HTTP/1.0\r\n\r\n"));
   FramesUntilClose(raw.value().get(), 5, &closed);

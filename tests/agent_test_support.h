@@ -15,6 +15,7 @@
 
 #include "agent/agent_client.h"
 #include "agent/frame_socket.h"
+#include "platform/tcp_connect.h"
 #include "cli_harness.h"
 
 namespace nasperf::e2e {

@@ -96,7 +96,9 @@ const std::vector<OptionCase>& OptionCases() {
       {"TagNotKeyValue", {"run", "DIR", "--tag", "novalue", "--size", "1m"}, {{"--tag"}, {}}},
       {"UnknownOption", {"run", "DIR", "--frobnicate", "--size", "1m"}, {{"--frobnicate"}, {}}},
       {"UnknownCommand", {"frobnicate", "DIR"}, {{"frobnicate"}, {}}},
-      {"SmbTargetNotSupportedYet", {"run", "smb://x/y", "--size", "1m"}, {{"smb://"}, {}}},
+      {"SmbUrlWithoutShare", {"run", "smb://nas", "--size", "1m"}, {{"smb://nas", "share"}, {}}},
+      {"NfsUrlWithoutExport", {"run", "nfs://nas", "--size", "1m"}, {{"nfs://nas", "export"}, {}}},
+      {"SmbSeveralThreads", {"run", "smb://nas/share", "--threads", "2", "--size", "1m"}, {{"--threads"}, {}}},
       {"MissingDirectory", {"run", "DIR/missing", "--size", "1m"}, {{}, {"TARGET", "DIR/missing"}}},
       {"MissingDirectoryWrite",
        {"run", "DIR/missing/deeper", "--rw", "write", "--size", "1m"},
@@ -105,7 +107,7 @@ const std::vector<OptionCase>& OptionCases() {
       {"QuickSizeNotASize", {"quick", "DIR", "--size", "abc"}, {{"--size"}, {}}},
       {"QuickSizeZero", {"quick", "DIR", "--size", "0"}, {{"--size"}, {}}},
       {"QuickMissingDirectory", {"quick", "DIR/missing", "--size", "16m"}, {{}, {"TARGET", "DIR/missing"}}},
-      {"QuickSmbTarget", {"quick", "smb://x/y", "--size", "16m"}, {{"smb://"}, {}}},
+      {"QuickSmbUrlWithoutShare", {"quick", "smb://nas", "--size", "16m"}, {{"smb://nas", "share"}, {}}},
       {"QuickRejectsRunOnlyOption", {"quick", "DIR", "--size", "16m", "--bs", "4k"}, {{"--bs"}, {}}},
   };
   return cases;

@@ -9,6 +9,7 @@
 
 #include "agent/auth.h"
 #include "agent/frame_socket.h"
+#include "platform/tcp_connect.h"
 #include "nasperf/version.h"
 
 namespace nasperf {
@@ -88,7 +89,7 @@ Result<std::string> LoadClientToken(const std::string& token_file) {
 Result<AgentConnection> AgentConnection::Connect(const AgentAddress& address, const std::string& token,
                                                  std::string_view role, milliseconds timeout) {
   const SteadyTime deadline = After(timeout);
-  Result<ScopedFd> fd = ConnectTcp(address.host, address.port, timeout);
+  Result<ScopedFd> fd = ConnectTcp("agent", address.host, address.port, timeout);
   if (!fd.ok()) return fd.status();
   AgentConnection conn(std::move(fd).value(), address);
 

@@ -2,9 +2,6 @@
 #include "agent/frame_socket.h"
 
 #include <fcntl.h>
-#include <netdb.h>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
 #include <poll.h>
 #include <sys/socket.h>
 
@@ -22,47 +19,6 @@ int MsUntil(SteadyTime deadline, int cap_ms) {
 }
 
 }  // namespace
-
-Result<ScopedFd> ConnectTcp(const std::string& host, uint16_t port, milliseconds timeout) {
-  const std::string where = (host.find(':') != std::string::npos ? "[" + host + "]" : host) + ":" + std::to_string(port);
-  addrinfo hints{};
-  hints.ai_family = AF_UNSPEC;
-  hints.ai_socktype = SOCK_STREAM;
-  addrinfo* found = nullptr;
-  int rc = ::getaddrinfo(host.c_str(), std::to_string(port).c_str(), &hints, &found);
-  if (rc != 0) return Status::Io("agent " + where + ": " + ::gai_strerror(rc));
-  const SteadyTime deadline = std::chrono::steady_clock::now() + timeout;
-  Status last = Status::Io("agent " + where + ": no address");
-  for (addrinfo* ai = found; ai; ai = ai->ai_next) {
-    ScopedFd fd(::socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK, ai->ai_protocol));
-    if (!fd.valid()) {
-      last = ErrnoStatus("socket for agent", where, errno);
-      continue;
-    }
-    if (::connect(fd.get(), ai->ai_addr, ai->ai_addrlen) != 0 && errno != EINPROGRESS) {
-      last = ErrnoStatus("connect to agent", where, errno);
-      continue;
-    }
-    pollfd p{fd.get(), POLLOUT, 0};
-    int n = ::poll(&p, 1, MsUntil(deadline, 1 << 30));
-    int err = 0;
-    socklen_t len = sizeof err;
-    if (n == 0) {
-      last = Status::Io("connect to agent " + where + ": timed out");
-      continue;
-    }
-    if (n < 0 || ::getsockopt(fd.get(), SOL_SOCKET, SO_ERROR, &err, &len) != 0 || err != 0) {
-      last = ErrnoStatus("connect to agent", where, err ? err : errno);
-      continue;
-    }
-    int one = 1;
-    ::setsockopt(fd.get(), IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-    ::freeaddrinfo(found);
-    return fd;
-  }
-  ::freeaddrinfo(found);
-  return last;
-}
 
 Status SendAll(int fd, std::string_view bytes, SteadyTime deadline) {
   size_t sent = 0;

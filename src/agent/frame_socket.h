@@ -17,10 +17,6 @@ namespace nasperf {
 
 using SteadyTime = std::chrono::steady_clock::time_point;
 
-// TCP connection to host:port (a name or a literal address) within `timeout`; Io naming
-// the address when nothing answers.
-Result<ScopedFd> ConnectTcp(const std::string& host, uint16_t port, std::chrono::milliseconds timeout);
-
 // Writes all of `bytes` before `deadline` (MSG_NOSIGNAL: a closed peer is an error, not SIGPIPE).
 Status SendAll(int fd, std::string_view bytes, SteadyTime deadline);
 // EncodeFrame + SendAll.

@@ -5,6 +5,8 @@
 #include <iscsi/scsi-lowlevel.h>
 #include <unistd.h>
 
+#include "platform/tcp_connect.h"
+
 namespace nasperf {
 
 void IscsiSession::Destroy::operator()(iscsi_context* c) const {
@@ -22,6 +24,9 @@ std::string IscsiSession::LastError() const {
 
 Result<IscsiSession> IscsiSession::Connect(const std::string& server, uint16_t port, const std::string& iqn, int lun,
                                            uint32_t timeout_ms) {
+  if (Status s = CheckReachable("iscsi portal", server, port ? port : 3260, std::chrono::milliseconds(timeout_ms));
+      !s.ok())
+    return s;
   IscsiSession s;
   std::string initiator = "iqn.2026-11.org.nasperf:initiator-" + std::to_string(::getpid());
   s.context_.reset(iscsi_create_context(initiator.c_str()));
@@ -45,7 +50,8 @@ Result<IscsiSession> IscsiSession::Connect(const std::string& server, uint16_t p
     bool unreachable = detail.find("connect") != std::string::npos || detail.find("imeout") != std::string::npos ||
                        detail.find("timed out") != std::string::npos || detail.find("refused") != std::string::npos;
     std::string message = where + ": " + detail;
-    if (unreachable || !answered) return Status::Unavailable(message);
+    if (unreachable || !answered)
+      return Status::Unavailable(message + " (connect timeout " + std::to_string((timeout_ms + 999) / 1000) + " s)");
     return Status::BadInput(message);
   }
   scsi_task* task = iscsi_readcapacity16_sync(s.get(), lun);

@@ -6,6 +6,8 @@
 #include <cerrno>
 #include <cstring>
 
+#include "platform/tcp_connect.h"
+
 namespace nasperf {
 
 void NfsSession::Destroy::operator()(nfs_context* c) const {
@@ -46,7 +48,7 @@ Result<NfsSession> NfsSession::Mount(const std::string& server, uint16_t port, c
   int rc = nfs_mount(s.get(), server.c_str(), export_path.c_str());
   if (rc != 0) {
     std::string detail = s.LastError();
-    std::string message = "nfs://" + server + export_path + ": mount failed: " + detail;
+    std::string message = s.origin_ + ": mount failed: " + detail;
     // A server that answered the MOUNT call with a refusal (MNT3ERR_NOENT, _ACCES, ...)
     // was given a wrong export: the user's input. Anything else (no route, refused
     // connection, no portmapper, timeout) means the server could not be reached.
@@ -59,6 +61,11 @@ Result<NfsSession> NfsSession::Mount(const std::string& server, uint16_t port, c
 
 Result<NfsLocation> MountNfsUrl(const ProtocolUrl& url, uint32_t timeout_ms) {
   if (url.path.empty()) return Status::BadInput("TARGET: " + url.display() + " names no export (nfs://HOST/EXPORT/DIR)");
+  // libnfs reports an absent server only as "nfs_service failed"; NFSv3 mounts start at
+  // the portmapper (rpcbind), so that is where to knock.
+  if (Status s = CheckReachable("nfs server (portmapper)", url.host, 111, std::chrono::milliseconds(timeout_ms));
+      !s.ok())
+    return s;
   // The URL does not say where the export ends and the directory begins: try the longest
   // path first, as a mount of a subdirectory would.
   Status first_failure;

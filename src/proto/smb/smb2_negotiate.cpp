@@ -2,9 +2,6 @@
 #include "proto/smb/smb2_negotiate.h"
 
 #include <fcntl.h>
-#include <netdb.h>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
 #include <poll.h>
 #include <sys/socket.h>
 
@@ -19,6 +16,7 @@
 #include <openssl/rand.h>
 
 #include "platform/scoped_fd.h"
+#include "platform/tcp_connect.h"
 
 namespace nasperf {
 namespace {
@@ -296,40 +294,6 @@ struct Probe {
     }
   }
 
-  Result<ScopedFd> Connect(const std::string& host, uint16_t port) const {
-    addrinfo hints{};
-    hints.ai_family = AF_UNSPEC;
-    hints.ai_socktype = SOCK_STREAM;
-    addrinfo* found = nullptr;
-    if (int rc = ::getaddrinfo(host.c_str(), std::to_string(port).c_str(), &hints, &found); rc != 0)
-      return Status::Unavailable(fmt::format("smb: {}: cannot resolve the name: {}", where, ::gai_strerror(rc)));
-    std::unique_ptr<addrinfo, decltype(&::freeaddrinfo)> owner(found, &::freeaddrinfo);
-    Status last = Unreachable("no address");
-    for (addrinfo* ai = found; ai; ai = ai->ai_next) {
-      ScopedFd fd(::socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK, ai->ai_protocol));
-      if (!fd.valid()) {
-        last = Unreachable(std::string("socket: ") + std::strerror(errno));
-        continue;
-      }
-      if (::connect(fd.get(), ai->ai_addr, ai->ai_addrlen) != 0 && errno != EINPROGRESS) {
-        last = Unreachable(std::strerror(errno));
-        continue;
-      }
-      int n = Wait(fd.get(), POLLOUT);
-      if (n == 0) return Unreachable("no answer to connect");
-      int err = 0;
-      socklen_t len = sizeof err;
-      if (n < 0 || ::getsockopt(fd.get(), SOL_SOCKET, SO_ERROR, &err, &len) != 0 || err != 0) {
-        last = Unreachable(std::strerror(err ? err : errno));
-        continue;
-      }
-      int one = 1;
-      ::setsockopt(fd.get(), IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-      return fd;
-    }
-    return last;
-  }
-
   Status Send(int fd, std::span<const uint8_t> bytes) const {
     size_t sent = 0;
     while (sent < bytes.size()) {
@@ -380,7 +344,7 @@ struct Probe {
 Result<Smb2NegotiateFacts> ProbeSmb2Negotiate(const std::string& host, uint16_t port, uint32_t timeout_ms) {
   if (port == 0) port = 445;
   Probe probe;
-  probe.where = (host.find(':') != std::string::npos ? "[" + host + "]" : host) + ":" + std::to_string(port);
+  probe.where = HostPort(host, port);
   probe.timeout = fmt::format("{:g} s", timeout_ms / 1000.0);
   probe.deadline = Clock::now() + std::chrono::milliseconds(timeout_ms);
 
@@ -390,7 +354,7 @@ Result<Smb2NegotiateFacts> ProbeSmb2Negotiate(const std::string& host, uint16_t 
     return Status::Unavailable("smb: OpenSSL RAND_bytes failed: no random salt for NEGOTIATE");
   const std::vector<uint8_t> request = BuildSmb2NegotiateRequest(salt, guid);
 
-  Result<ScopedFd> fd = probe.Connect(host, port);
+  Result<ScopedFd> fd = ConnectTcp("smb", host, port, std::chrono::milliseconds(timeout_ms));
   if (!fd.ok()) return fd.status();
   if (Status sent = probe.Send(fd.value().get(), request); !sent.ok()) return sent;
 

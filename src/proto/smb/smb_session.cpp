@@ -134,6 +134,7 @@ Status SmbStatus(const SmbEndpoint& endpoint, const std::string& what, const std
     case EROFS:
       return Status::BadInput("smb: " + what + " " + where + ": " + std::strerror(err));
     case ECONNREFUSED:
+    case ECONNABORTED:
     case EHOSTUNREACH:
     case ENETUNREACH:
     case ETIMEDOUT:

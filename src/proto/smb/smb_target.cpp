@@ -7,6 +7,7 @@
 
 #include "core/units.h"
 #include "platform/signals.h"
+#include "platform/tcp_connect.h"
 #include "workload/buffers.h"
 
 namespace nasperf {
@@ -47,13 +48,17 @@ SmbTarget::~SmbTarget() {
 
 Status SmbTarget::Connect() {
   if (session_) return Status::Ok();
+  const uint16_t port = endpoint_.port ? endpoint_.port : 445;
+  if (Status s = CheckReachable("smb server", endpoint_.server, port, std::chrono::milliseconds(endpoint_.timeout_ms));
+      !s.ok())
+    return s;
   Result<SmbSession> session = SmbSession::Connect(endpoint_);
   if (!session.ok()) return session.status();
   session_.emplace(std::move(session).value());
   // libsmbclient does not say what it negotiated; the server makes the same choice for
   // the same offer (smb2_negotiate.h), so ask it once. Not knowing is not an error.
   Result<Smb2NegotiateFacts> facts =
-      ProbeSmb2Negotiate(endpoint_.server, endpoint_.port ? endpoint_.port : 445, endpoint_.timeout_ms);
+      ProbeSmb2Negotiate(endpoint_.server, port, endpoint_.timeout_ms);
   if (facts.ok()) negotiated_ = facts.value();
   else negotiate_error_ = facts.status().message();
   return Status::Ok();
