@@ -41,6 +41,7 @@ struct JobSpec {
   double ramp_s = 0;            // seconds at the start excluded from results
   bool direct = false;          // O_DIRECT
   bool fsync = false;           // writes end with fsync, inside the measured time
+  bool verify = false;          // writes carry check data, read back after the run
   std::string engine = "auto";  // psync | io_uring | null | auto
   BufferPattern pattern;
   uint32_t repeat = 1;

@@ -97,6 +97,9 @@ struct RunResult {
   std::map<std::string, std::string> tags;
   std::string error;               // why the run stopped early, empty when it did not
   std::vector<std::string> notes;  // facts the reader needs (fallbacks, caching)
+  // --verify: bytes read back after the run and found exactly as written; nullopt
+  // without --verify.
+  std::optional<uint64_t> verified_bytes;
   // Every repeat when the job was repeated (the run's own figures are the median
   // repeat's); empty for a single run.
   std::vector<RepeatFigures> repeats;

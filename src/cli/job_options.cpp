@@ -49,6 +49,8 @@ void AddJobOptions(CLI::App& app, JobOptions& o, JobOptionSet set) {
   app.add_option("--ramp", o.ramp, "time at the start left out of the results (added before --time)");
   app.add_flag("--direct", o.direct, "O_DIRECT: bypass the page cache");
   app.add_flag("--fsync", o.fsync, "fsync before the write clock stops");
+  app.add_flag("--verify", o.verify,
+               "writes carry check data keyed by offset; after the run every written block is read back and checked");
   app.add_option("--allow-destructive", o.allow_destructive, "allow writes to this block device (destroys its data)")
       ->allow_extra_args(false);
 }
@@ -102,6 +104,11 @@ Result<JobSpec> BuildJob(const JobOptions& o, const Target& target) {
 
   job.direct = o.direct;
   job.fsync = o.fsync;
+  job.verify = o.verify;
+  if (o.verify && target.is_null())
+    return Status::BadInput("--verify: null: moves no data, so there is nothing to read back");
+  if (o.verify && o.pattern != "random")
+    return Status::BadInput("--verify writes its own incompressible check data; drop --pattern " + o.pattern);
   std::string why;
   if (o.drop_caches && !CanDropSystemCaches(&why)) return Status::BadInput("--drop-caches: " + why);
   job.engine = o.engine;

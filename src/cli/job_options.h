@@ -44,6 +44,7 @@ struct JobOptions {
   std::string ramp = "0";
   bool direct = false;
   bool fsync = false;
+  bool verify = false;
   bool drop_caches = false;  // root: also /proc/sys/vm/drop_caches before cold reads
   std::string engine = "auto";
   std::string pattern = "random";

@@ -92,6 +92,10 @@ Status JobSpec::Validate() const {
   if (repeat == 0 || repeat > 1000) return Status::BadInput("--repeat: must be 1..1000");
   if (engine != "auto" && engine != "psync" && engine != "io_uring" && engine != "null")
     return Status::BadInput("--engine: '" + engine + "' is not one of psync, io_uring, auto");
+  if (verify && !DoesWrites(rw))
+    return Status::BadInput(std::string("--verify: checks the data a job writes, and --rw ") + ToString(rw) +
+                            " writes nothing (use write, randwrite, rw or randrw)");
+  if (verify && bs % 8 != 0) return Status::BadInput("--verify: the block size must be a multiple of 8 bytes");
   if (qd * bs > (4ull << 30))
     return Status::BadInput("--qd x --bs: " + FormatSize(qd * bs) + " of buffers per thread is more than the 4 GiB limit");
   return Status::Ok();

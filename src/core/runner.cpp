@@ -9,6 +9,7 @@
 #include <thread>
 #include <vector>
 
+#include "core/units.h"
 #include "core/worker.h"
 #include "platform/clock.h"
 #include "platform/signals.h"
@@ -40,6 +41,7 @@ struct WorkerSlot {
   Status open_status;
   WorkerProgress progress;
   WorkerContext ctx;
+  std::unique_ptr<WrittenBlocks> written;  // --verify only
 };
 
 }  // namespace
@@ -105,6 +107,10 @@ RunOutcome RunJob(const JobSpec& job, Target& target, const RunLabels& labels, c
     if (!pool.ok()) return {r, pool.status()};
     slot->buffers = std::make_unique<BufferPool>(std::move(pool).value());
     slot->output = std::make_unique<WorkerOutput>();
+    if (job.verify) {
+      const uint64_t region = files.value()[t].region_bytes;
+      slot->written = std::make_unique<WrittenBlocks>(std::max<uint64_t>(region / job.bs, 1));
+    }
     slots.push_back(std::move(slot));
   }
   if (!slots.front()->engine->caps().asynchronous && job.qd > 1)
@@ -145,8 +151,12 @@ RunOutcome RunJob(const JobSpec& job, Target& target, const RunLabels& labels, c
   const uint64_t start_ns = MonotonicNs();
   const uint64_t measure_start_ns = start_ns + static_cast<uint64_t>(job.ramp_s * 1e9);
   const uint64_t deadline_ns = job.time_s > 0 ? measure_start_ns + static_cast<uint64_t>(job.time_s * 1e9) : 0;
+  // A new seed each run: a write that never landed leaves an earlier run's data, which
+  // then fails the check.
+  const uint64_t verify_seed = job.verify ? NewVerifySeed() | 1 : 0;
   for (uint32_t t = 0; t < job.threads; ++t)
-    slots[t]->ctx = WorkerContext{&job, t, measure_start_ns, deadline_ns, &stop, r.target};
+    slots[t]->ctx = WorkerContext{&job, t, measure_start_ns, deadline_ns, &stop, r.target, verify_seed,
+                                  slots[t]->written.get()};
   go.store(1, std::memory_order_release);
 
   // The sampler: once a second, the bytes every worker has published since the last look.
@@ -193,8 +203,11 @@ RunOutcome RunJob(const JobSpec& job, Target& target, const RunLabels& labels, c
   auto read_hist = std::make_shared<LatencyHistogram>();
   auto write_hist = std::make_shared<LatencyHistogram>();
   uint64_t read_bytes = 0, write_bytes = 0, read_ios = 0, write_ios = 0, errors = 0;
+  uint64_t verified_bytes = 0, written_bytes = 0;
   for (auto& s : slots) {
     const WorkerOutput& o = *s->output;
+    verified_bytes += o.verified_bytes;
+    if (s->written) written_bytes += s->written->Count() * job.bs;
     end_ns = std::max(end_ns, o.end_ns);
     read_hist->Merge(o.read_latency);
     write_hist->Merge(o.write_latency);
@@ -219,6 +232,13 @@ RunOutcome RunJob(const JobSpec& job, Target& target, const RunLabels& labels, c
   if (wall_s > 0) {
     r.cpu.user_pct = (cpu_end.user_s - cpu_start.user_s) / wall_s * 100;
     r.cpu.sys_pct = (cpu_end.sys_s - cpu_start.sys_s) / wall_s * 100;
+  }
+  if (job.verify) {
+    r.verified_bytes = verified_bytes;
+    if (outcome.status.ok() && !interrupted)
+      r.notes.push_back("verify: read back all " + FormatSize(written_bytes) +
+                        " this run wrote; every byte as written" +
+                        (job.direct || r.protocol ? "" : " (through the page cache: add --direct to read the disk)"));
   }
   if (interrupted) {
     r.partial = true;

@@ -4,6 +4,7 @@
 
 #include <vector>
 
+#include "core/verify_pass.h"
 #include "platform/clock.h"
 #include "workload/offsets.h"
 
@@ -59,7 +60,14 @@ void RunWorker(const WorkerContext& ctx, Engine& engine, const WorkerFile& file,
       IoDir dir = mixed ? (mix_random.Below(100) < static_cast<uint64_t>(job.read_mix_pct) ? IoDir::kRead : IoDir::kWrite)
                         : only_dir;
       uint64_t offset = offsets.Next();
-      if (dir == IoDir::kWrite) buffers.StampForWrite(slot, offset);
+      if (dir == IoDir::kWrite) {
+        if (ctx.verify_seed) {
+          FillVerifyData(buffers.slot(slot), length, offset, ctx.verify_seed);
+          ctx.written->Mark((offset - file.base_offset) / job.bs);
+        } else {
+          buffers.StampForWrite(slot, offset);
+        }
+      }
       slot_dir[slot] = dir;
       slot_offset[slot] = offset;
       batch[n++] = IoRequest{offset, length, dir, slot};
@@ -124,6 +132,14 @@ void RunWorker(const WorkerContext& ctx, Engine& engine, const WorkerFile& file,
       ctx.stop->store(true, std::memory_order_relaxed);
     }
     out.end_ns = MonotonicNs();
+  }
+
+  // After the clock: a failed or interrupted run has nothing trustworthy to check.
+  if (ctx.verify_seed && out.error.ok() && !ctx.stop->load(std::memory_order_relaxed)) {
+    if (Status s = VerifyWrittenBlocks(ctx, engine, file, buffers, depth, out.verified_bytes); !s.ok()) {
+      out.error = s;
+      ctx.stop->store(true, std::memory_order_relaxed);
+    }
   }
 }
 

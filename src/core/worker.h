@@ -12,6 +12,7 @@
 #include "stats/histogram.h"
 #include "target/target.h"
 #include "workload/buffers.h"
+#include "workload/verify_data.h"
 
 namespace nasperf {
 
@@ -30,6 +31,10 @@ struct WorkerContext {
   uint64_t deadline_ns = 0;       // 0: size-bound
   std::atomic<bool>* stop = nullptr;
   std::string target_name;        // for error messages
+  // --verify: writes carry check data keyed by this seed and are marked in `written`,
+  // then read back and checked after the clock stops. 0: no verification.
+  uint64_t verify_seed = 0;
+  WrittenBlocks* written = nullptr;
 };
 
 struct WorkerOutput {
@@ -39,6 +44,7 @@ struct WorkerOutput {
   uint64_t read_ios = 0, write_ios = 0;
   uint64_t errors = 0;
   uint64_t end_ns = 0;  // last completion (or the fsync after it)
+  uint64_t verified_bytes = 0;  // --verify: bytes read back and found as written
   Status error;         // the first failure, which also stopped every worker
 };
 

@@ -57,7 +57,7 @@ ojson JobToJson(const JobSpec& job, const std::string& engine) {
       {"threads", job.threads},   {"size", job.size},     {"time_s", job.time_s},
       {"time_based", job.time_based}, {"ramp_s", job.ramp_s}, {"direct", job.direct},
       {"fsync", job.fsync},       {"engine", engine},     {"pattern", ToString(job.pattern)},
-      {"repeat", job.repeat},
+      {"repeat", job.repeat},     {"verify", job.verify},
   };
   if (DoesReads(job.rw) && DoesWrites(job.rw)) j["mix_read_pct"] = job.read_mix_pct;
   return j;
@@ -78,6 +78,7 @@ Result<JobSpec> JobFromJson(const nlohmann::json& j) {
     job.ramp_s = j.value("ramp_s", 0.0);
     job.direct = j.value("direct", false);
     job.fsync = j.value("fsync", false);
+    job.verify = j.value("verify", false);
     job.engine = j.value("engine", std::string("auto"));
     job.repeat = j.value("repeat", 1u);
     job.read_mix_pct = j.value("mix_read_pct", 50);
@@ -113,6 +114,7 @@ ojson RunToJson(const RunResult& run) {
   j["tags"] = run.tags;
   if (!run.error.empty()) j["error"] = run.error;
   if (!run.notes.empty()) j["notes"] = run.notes;
+  if (run.verified_bytes) j["verified_bytes"] = *run.verified_bytes;
   if (!run.command_line.empty()) j["command_line"] = run.command_line;
   if (!run.inventory.empty()) j["inventory"] = run.inventory;
   j["measured_on"] = run.measured_on;
@@ -225,6 +227,8 @@ Result<RunResult> RunFromJson(const nlohmann::json& j) {
     r.tags = j.value("tags", std::map<std::string, std::string>());
     r.error = j.value("error", std::string());
     r.notes = j.value("notes", std::vector<std::string>());
+    if (j.contains("verified_bytes") && j["verified_bytes"].is_number_unsigned())
+      r.verified_bytes = j["verified_bytes"].get<uint64_t>();
     r.command_line = j.value("command_line", std::string());
     if (j.contains("inventory") && j.at("inventory").is_object()) r.inventory = nlohmann::ordered_json(j.at("inventory"));
     if (j.contains("cached") && j.at("cached").is_boolean()) r.cached = j.at("cached").get<bool>();
