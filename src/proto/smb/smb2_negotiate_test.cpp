@@ -458,7 +458,7 @@ TEST(Smb2NegotiateProbe, ClosedPortIsUnreachable) {
   Result<Smb2NegotiateFacts> f = ProbeSmb2Negotiate("127.0.0.1", port, 1000);
   ASSERT_FALSE(f.ok());
   EXPECT_EQ(f.status().kind(), ErrorKind::kUnavailable);
-  EXPECT_EQ(f.status().message(), "smb: 127.0.0.1:" + std::to_string(port) + ": Connection refused (timeout 1 s)");
+  EXPECT_EQ(f.status().message(), "smb 127.0.0.1:" + std::to_string(port) + ": Connection refused (connect timeout 1 s)");
 }
 
 TEST(Smb2NegotiateProbe, RejectsOversizedTruncatedAndNonSessionReplies) {
