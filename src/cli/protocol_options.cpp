@@ -44,4 +44,11 @@ Result<TargetOptions> BuildTargetOptions(const ProtocolOptions& options, const s
   return out;
 }
 
+std::string IoModeText(const std::string& target, bool direct) {
+  if (!IsProtocolUrl(target)) return direct ? "direct (O_DIRECT) I/O" : "buffered I/O";
+  const std::string scheme = target.substr(0, target.find("://"));
+  const char* library = scheme == "smb" ? "libsmbclient" : scheme == "nfs" ? "libnfs" : "libiscsi";
+  return std::string("I/O straight to the server (") + library + " keeps no client cache)";
+}
+
 }  // namespace nasperf

@@ -1,5 +1,5 @@
 // BuildTargetOptions: the timeout, where the password comes from, and credentials refused
-// for targets that take none.
+// for targets that take none; IoModeText: no O_DIRECT claimed for protocol targets.
 #include "cli/protocol_options.h"
 
 #include <sys/stat.h>
@@ -82,6 +82,16 @@ TEST_F(ProtocolOptionsTest, UnsafePasswordFileIsRefused) {
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().kind(), ErrorKind::kBadInput);
   EXPECT_EQ(r.status().message().find("hunter2"), std::string::npos);
+}
+
+// quick's heading: O_DIRECT or buffered on local targets; a protocol's client library
+// keeps no cache, and there is no O_DIRECT to speak of.
+TEST(IoModeText, LocalTargetsSayDirectOrBufferedProtocolTargetsSayNoClientCache) {
+  EXPECT_EQ(IoModeText("/tmp", true), "direct (O_DIRECT) I/O");
+  EXPECT_EQ(IoModeText("/tmp", false), "buffered I/O");
+  EXPECT_EQ(IoModeText("smb://alice@h/share", true), "I/O straight to the server (libsmbclient keeps no client cache)");
+  EXPECT_EQ(IoModeText("nfs://h/export", true), "I/O straight to the server (libnfs keeps no client cache)");
+  EXPECT_EQ(IoModeText("iscsi://h/iqn.x/0", false), "I/O straight to the server (libiscsi keeps no client cache)");
 }
 
 }  // namespace

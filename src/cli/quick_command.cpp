@@ -128,9 +128,9 @@ int QuickCommand(const QuickCommandOptions& options) {
     const JobSpec& first = jobs.front();
     std::string heading = fmt::format(
         "nasperf quick — {} — {} test file, median of {} runs per test, each up to {:g} s or one pass\n"
-        "{} I/O, engine {}; MB/s = 10^6 B/s, IOPS, mean latency in microseconds{}",
+        "{}, engine {}; MB/s = 10^6 B/s, IOPS, mean latency in microseconds{}",
         results.empty() ? options.job.target : results.front().target, FormatSize(first.size), first.repeat,
-        first.time_s, direct ? "direct (O_DIRECT)" : "buffered", EnginesUsed(results),
+        first.time_s, IoModeText(options.job.target, direct), EnginesUsed(results),
         status.ok() ? "" : "  [PARTIAL]");
     std::printf("%s", QuickTable(heading, rows).c_str());
     for (const std::string& note : notes) std::printf("note: %s\n", note.c_str());

@@ -16,7 +16,7 @@
 
 namespace nasperf {
 
-Status LayOutFile(int fd, const std::string& path, uint64_t bytes, const BufferPattern& pattern) {
+Status WritePatternBlocks(uint64_t bytes, const BufferPattern& pattern, const BlockWriter& write) {
   constexpr uint64_t kChunk = 1 << 20;
   Result<BufferPool> pool = BufferPool::Create(1, kChunk, pattern, 0xA11CE);
   if (!pool.ok()) return pool.status();
@@ -24,13 +24,22 @@ Status LayOutFile(int fd, const std::string& path, uint64_t bytes, const BufferP
     if (InterruptRequested()) return Status::Interrupted();
     uint64_t len = bytes - at < kChunk ? bytes - at : kChunk;
     pool.value().StampForWrite(0, at);
-    ssize_t n = ::pwrite(fd, pool.value().slot(0), len, static_cast<off_t>(at));
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return ErrnoStatus("laying out", path + " at " + FormatSize(at), errno);
-    }
-    at += static_cast<uint64_t>(n);
+    Result<uint64_t> n = write(at, pool.value().slot(0), len);
+    if (!n.ok()) return n.status();
+    at += n.value();
   }
+  return Status::Ok();
+}
+
+Status LayOutFile(int fd, const std::string& path, uint64_t bytes, const BufferPattern& pattern) {
+  auto write = [&](uint64_t at, const std::byte* data, uint64_t len) -> Result<uint64_t> {
+    ssize_t n = ::pwrite(fd, data, len, static_cast<off_t>(at));
+    if (n >= 0) return static_cast<uint64_t>(n);
+    if (errno == EINTR) return uint64_t{0};
+    return ErrnoStatus("laying out", path + " at " + FormatSize(at), errno);
+  };
+  Status written = WritePatternBlocks(bytes, pattern, write);
+  if (!written.ok()) return written;
   if (::fsync(fd) != 0) return ErrnoStatus("fsync", path, errno);
   posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
   return Status::Ok();

@@ -1,13 +1,22 @@
-// Helpers shared by file-backed targets: laying out test files, O_DIRECT alignment, free space.
+// Helpers for targets: laying out test files (local and protocol), O_DIRECT alignment, free space.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 
 #include "nasperf/job.h"
 #include "nasperf/status.h"
 
 namespace nasperf {
+
+// Writes `bytes` of `pattern` from offset 0 in blocks of up to 1 MiB (each stamped for its
+// offset), handing each block to `write`: it returns how many bytes it wrote, from where the
+// next block starts (0: none, go round again), or the error to stop with. Stops with
+// kInterrupted on Ctrl-C. For LayOutFile and the protocol targets, which flush and close.
+using BlockWriter = std::function<Result<uint64_t>(uint64_t offset, const std::byte* data, uint64_t length)>;
+Status WritePatternBlocks(uint64_t bytes, const BufferPattern& pattern, const BlockWriter& write);
 
 // Writes `bytes` of `pattern` into fd from offset 0 (1 MiB writes), makes it durable and
 // drops it from the page cache so the first read is not served from RAM.

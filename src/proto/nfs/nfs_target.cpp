@@ -7,8 +7,7 @@
 #include <unistd.h>
 
 #include "core/units.h"
-#include "platform/signals.h"
-#include "workload/buffers.h"
+#include "target/file_layout.h"
 
 namespace nasperf {
 
@@ -64,20 +63,12 @@ Status NfsTarget::LayOut(const std::string& path, uint64_t bytes, const BufferPa
   nfsfh* fh = nullptr;
   if (int rc = nfs_open(nfs, path.c_str(), O_WRONLY, &fh); rc != 0)
     return NfsStatus(location_->session, "open", path, rc);
-  constexpr uint64_t kChunk = 1 << 20;
-  Result<BufferPool> pool = BufferPool::Create(1, kChunk, pattern, 0xA11CE);
-  Status status = pool.status();
-  for (uint64_t at = 0; status.ok() && at < bytes;) {
-    if (InterruptRequested()) {
-      status = Status::Interrupted();
-      break;
-    }
-    uint64_t len = bytes - at < kChunk ? bytes - at : kChunk;
-    pool.value().StampForWrite(0, at);
-    int n = nfs_pwrite(nfs, fh, at, len, pool.value().slot(0));
-    if (n <= 0) status = NfsStatus(location_->session, "laying out", path + " at " + FormatSize(at), n < 0 ? n : -EIO);
-    else at += static_cast<uint64_t>(n);
-  }
+  auto write = [&](uint64_t at, const std::byte* data, uint64_t len) -> Result<uint64_t> {
+    int n = nfs_pwrite(nfs, fh, at, len, data);
+    if (n > 0) return static_cast<uint64_t>(n);
+    return NfsStatus(location_->session, "laying out", path + " at " + FormatSize(at), n < 0 ? n : -EIO);
+  };
+  Status status = WritePatternBlocks(bytes, pattern, write);
   if (status.ok()) {
     if (int rc = nfs_fsync(nfs, fh); rc != 0) status = NfsStatus(location_->session, "fsync", path, rc);
   }

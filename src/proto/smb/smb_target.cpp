@@ -6,9 +6,8 @@
 #include <unistd.h>
 
 #include "core/units.h"
-#include "platform/signals.h"
 #include "platform/tcp_connect.h"
-#include "workload/buffers.h"
+#include "target/file_layout.h"
 
 namespace nasperf {
 
@@ -89,20 +88,12 @@ Status SmbTarget::Check(const JobSpec& job) {
 Status SmbTarget::LayOut(const std::string& path, uint64_t bytes, const BufferPattern& pattern) {
   Result<_SMBCFILE*> file = session_->Open(path, O_WRONLY, 0);
   if (!file.ok()) return file.status();
-  constexpr uint64_t kChunk = 1 << 20;
-  Result<BufferPool> pool = BufferPool::Create(1, kChunk, pattern, 0xA11CE);
-  Status status = pool.status();
-  for (uint64_t at = 0; status.ok() && at < bytes;) {
-    if (InterruptRequested()) {
-      status = Status::Interrupted();
-      break;
-    }
-    uint64_t len = bytes - at < kChunk ? bytes - at : kChunk;
-    pool.value().StampForWrite(0, at);
-    ssize_t n = session_->WriteAt(file.value(), at, pool.value().slot(0), len);
-    if (n <= 0) status = SmbStatus(endpoint_, "laying out", path + " at " + FormatSize(at), n < 0 ? static_cast<int>(-n) : EIO);
-    else at += static_cast<uint64_t>(n);
-  }
+  auto write = [&](uint64_t at, const std::byte* data, uint64_t len) -> Result<uint64_t> {
+    ssize_t n = session_->WriteAt(file.value(), at, data, len);
+    if (n > 0) return static_cast<uint64_t>(n);
+    return SmbStatus(endpoint_, "laying out", path + " at " + FormatSize(at), n < 0 ? static_cast<int>(-n) : EIO);
+  };
+  Status status = WritePatternBlocks(bytes, pattern, write);
   Status closed = session_->Close(file.value());
   return status.ok() ? closed : status;
 }
