@@ -192,6 +192,43 @@ TEST(ProtocolFactsE2eTest, CompareLineOneGigabitHeadsColumnsWithProtocols) {
   EXPECT_FALSE(FindRow(plain["compare"], "read MB/s")->at("cells")[0].contains("pct_of_line"));
 }
 
+// The issue's "done when" ends with a bare `results compare`: with no IDs it takes the
+// newest run of each target, oldest first, and says so.
+TEST(ProtocolFactsE2eTest, CompareWithoutIdsTakesTheNewestRunOfEachTarget) {
+  TempDir dir;
+  ASSERT_TRUE(dir.ok());
+  const std::string db = dir.Sub("results.db");
+  ojson doc = SeedDocument();
+  ojson older_smb = doc["runs"][0];
+  older_smb["name"] = "older smb";
+  doc["runs"].insert(doc["runs"].begin(), older_smb);  // stored first: an older run of the same share
+  std::vector<std::string> ids = ImportDocument(dir, db, doc);
+  ASSERT_EQ(ids.size(), 5u);
+  json cmp = NasperfJson({"results", "compare", "--line", "1g", "--db", db, "--json"});
+  ASSERT_TRUE(cmp.contains("compare")) << cmp.dump(2);
+  std::vector<std::string> headings;
+  for (const json& h : cmp["compare"].value("columns", json::array())) headings.push_back(h.get<std::string>());
+  ASSERT_EQ(headings.size(), 4u) << cmp["compare"].dump(2);
+  EXPECT_TRUE(Contains(headings[0], "#" + ids[1] + " SMB 3.1.1")) << headings[0];  // the newer SMB run only
+  EXPECT_TRUE(Contains(headings[1], "#" + ids[2] + " NFSv3")) << headings[1];
+  EXPECT_TRUE(Contains(headings[2], "#" + ids[3] + " iSCSI")) << headings[2];
+  EXPECT_TRUE(Contains(headings[3], "#" + ids[4] + " net")) << headings[3];
+  CliResult human = RunNasperf({"results", "compare", "--db", db});
+  ASSERT_EQ(human.exit_code, 0) << human.err;
+  EXPECT_EQ(Lines(human.out)[0], "the newest run of each target (name run IDs to choose others)");
+
+  CliResult one = RunNasperf({"results", "compare", ids[0], "--db", db});
+  EXPECT_EQ(one.exit_code, 2);
+  EXPECT_EQ(Lines(one.err).size(), 1u) << one.err;
+  TempDir empty;
+  ASSERT_TRUE(empty.ok());
+  const std::string empty_db = empty.Sub("results.db");
+  ImportDocument(empty, empty_db, ojson{{"nasperf", {{"version", "0.1.0"}}}, {"runs", ojson::array({older_smb})}});
+  CliResult lonely = RunNasperf({"results", "compare", "--db", empty_db});
+  EXPECT_EQ(lonely.exit_code, 2);
+  EXPECT_TRUE(Contains(lonely.err, "1 target(s) only")) << lonely.err;
+}
+
 TEST(ProtocolFactsE2eTest, ExportThenImportKeepsTheFactsInOrder) {
   TempDir dir;
   ASSERT_TRUE(dir.ok());

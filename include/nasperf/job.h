@@ -50,6 +50,10 @@ struct JobSpec {
   Status Validate() const;
 };
 
+// CrystalDiskMark's name for a workload: "SEQ1M Q8T1", "RND4K Q32T1". quick's tests use
+// it, imports of CrystalDiskMark files parse it, and comparisons line plain runs up with it.
+std::string SuiteTestLabel(bool random, uint64_t bs, uint32_t qd, uint32_t threads);
+
 // Engine chosen for "auto": io_uring when qd > 1 and the kernel allows it.
 std::string ResolveEngineName(const JobSpec& job, bool is_null_target);
 

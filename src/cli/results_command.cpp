@@ -234,8 +234,30 @@ Result<CompareColumn> ColumnFor(ResultsStore& store, int64_t id) {
   return column;
 }
 
+// With no IDs: the newest run of each target (a quick run brings its set), oldest target
+// first, up to six targets; sweep points and imports are left out (they have their own
+// views). What a user who just measured three shares wants side by side.
+Result<std::vector<int64_t>> NewestRunPerTarget(ResultsStore& store) {
+  RunFilter filter;
+  filter.limit = 500;
+  Result<std::vector<RunResult>> recent = store.List(filter, false);
+  if (!recent.ok()) return recent.status();
+  std::vector<int64_t> ids;
+  std::set<std::string> seen;
+  for (const RunResult& r : recent.value()) {
+    if (r.cached || r.source_tool != "nasperf" || !seen.insert(r.target).second) continue;
+    ids.push_back(r.id);
+    if (ids.size() == 6) break;
+  }
+  std::reverse(ids.begin(), ids.end());
+  if (ids.size() < 2)
+    return Status::BadInput("compare: give at least two run IDs (the store has runs of " +
+                            std::to_string(ids.size()) + " target(s) only; nasperf results list shows them)");
+  return ids;
+}
+
 int CompareRuns(const ResultsCommandOptions& o) {
-  if (o.ids.size() < 2) return ReportFailure(Status::BadInput("compare: give at least two run IDs"));
+  if (o.ids.size() == 1) return ReportFailure(Status::BadInput("compare: give at least two run IDs, or none"));
   Result<std::vector<int64_t>> ids = ParseIds(o.ids);
   if (!ids.ok()) return ReportFailure(ids.status());
   std::optional<LineRate> line;
@@ -246,6 +268,11 @@ int CompareRuns(const ResultsCommandOptions& o) {
   }
   Result<ResultsStore> store = OpenStore(o, false);
   if (!store.ok()) return ReportFailure(store.status());
+  const bool chosen_for_user = o.ids.empty();
+  if (chosen_for_user) {
+    ids = NewestRunPerTarget(store.value());
+    if (!ids.ok()) return ReportFailure(ids.status());
+  }
   std::vector<CompareColumn> columns;
   for (int64_t id : ids.value()) {
     Result<CompareColumn> column = ColumnFor(store.value(), id);
@@ -260,6 +287,7 @@ int CompareRuns(const ResultsCommandOptions& o) {
     doc["compare"] = ComparisonToJson(cmp);
     std::printf("%s\n", doc.dump(2).c_str());
   } else {
+    if (chosen_for_user) std::printf("the newest run of each target (name run IDs to choose others)\n");
     std::printf("%s", ComparisonTable(cmp).c_str());
   }
   return 0;
@@ -414,7 +442,9 @@ CLI::App* AddResultsCommand(CLI::App& app, ResultsCommandOptions& o) {
   CLI::App* show = results->add_subcommand("show", "everything stored about runs");
   show->add_option("ID", o.ids, "run ids, or one sweep id (s7)")->required();
   CLI::App* compare = results->add_subcommand("compare", "runs side by side; a quick run brings its whole set");
-  compare->add_option("ID", o.ids, "run ids, the first is the baseline")->required();
+  compare->add_option("ID", o.ids,
+                      "run ids, the first is the baseline (default: the newest run or quick set of each target, "
+                      "up to six, oldest first)");
   compare->add_option(
       "--line", o.line,
       "also show each MB/s figure as % of a line rate: 1g, 2.5g, 10g (Gbit/s), 100m (Mbit/s) or MB/s (67)");

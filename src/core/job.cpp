@@ -101,6 +101,11 @@ Status JobSpec::Validate() const {
   return Status::Ok();
 }
 
+std::string SuiteTestLabel(bool random, uint64_t bs, uint32_t qd, uint32_t threads) {
+  std::string size = bs % (1 << 20) == 0 ? std::to_string(bs >> 20) + "M" : std::to_string(bs >> 10) + "K";
+  return std::string(random ? "RND" : "SEQ") + size + " Q" + std::to_string(qd) + "T" + std::to_string(threads);
+}
+
 std::string ResolveEngineName(const JobSpec& job, bool is_null_target) {
   if (is_null_target) return "null";
   if (job.engine != "auto") return job.engine;

@@ -37,11 +37,6 @@ struct CdmResult {
   std::string label;  // "SEQ1M Q8T1"
 };
 
-std::string Label(bool random, uint64_t bs, uint32_t qd, uint32_t threads) {
-  std::string size = bs % (1 << 20) == 0 ? std::to_string(bs >> 20) + "M" : std::to_string(bs >> 10) + "K";
-  return std::string(random ? "RND" : "SEQ") + size + " Q" + std::to_string(qd) + "T" + std::to_string(threads);
-}
-
 // "4" "KiB" -> 4096; 0 (refused by the caller) for sizes no CrystalDiskMark offers.
 uint64_t BlockBytes(const std::string& number, const std::string& unit) {
   uint64_t n = 0;
@@ -134,7 +129,7 @@ Result<std::optional<CdmResult>> ReadResultLine(const SourceText& src, size_t n,
   }
   if (!numbers_ok || r.bs == 0 || r.bs > (1ull << 30))
     return BadLine(src, n, "a figure is not a plain number in " + Quote(Trim(line)), kExpectResult);
-  r.label = Label(r.random, r.bs, r.qd, r.threads);
+  r.label = SuiteTestLabel(r.random, r.bs, r.qd, r.threads);
   return std::optional<CdmResult>(r);
 }
 

@@ -31,8 +31,12 @@ const Metric kMetrics[] = {
     {"p99 latency", "us", [](const DirectionResult& d) { return d.lat.p99_us; }},
 };
 
-std::string RowPrefix(const RunResult& run, size_t runs_in_column) {
+// `beside_suites`: another column holds a suite's tests ("SEQ1M Q1T1 read MB/s"); a plain
+// run of the same workload then joins their rows under the suite's name for it.
+std::string RowPrefix(const RunResult& run, size_t runs_in_column, bool beside_suites) {
   if (!run.test.empty()) return run.test + " ";
+  if (beside_suites && run.engine != "net" && run.job.bs >= 1024)
+    return SuiteTestLabel(IsRandom(run.job.rw), run.job.bs, run.job.qd, run.job.threads) + " ";
   if (runs_in_column > 1) return run.name.empty() ? "#" + std::to_string(run.id) + " " : run.name + " ";
   return "";
 }
@@ -111,6 +115,9 @@ Comparison Compare(const std::vector<CompareColumn>& columns, const std::optiona
   Comparison out;
   out.line = line;
   std::map<std::string, size_t> row_index;
+  bool beside_suites = false;
+  for (const CompareColumn& column : columns)
+    for (const RunResult& run : column.runs) beside_suites = beside_suites || !run.test.empty();
   for (size_t c = 0; c < columns.size(); ++c) {
     out.headings.push_back(columns[c].heading);
     const bool has_facts = !columns[c].runs.empty() && columns[c].runs.front().protocol;
@@ -121,7 +128,7 @@ Comparison Compare(const std::vector<CompareColumn>& columns, const std::optiona
         for (const Metric& m : kMetrics) {
           // A network test counts bytes, not I/Os: its IOPS and latencies would read as zeros.
           if (run.engine == "net" && std::string(m.unit) != "MB/s") continue;
-          std::string label = RowPrefix(run, columns[c].runs.size()) + dir_name + " " + m.name;
+          std::string label = RowPrefix(run, columns[c].runs.size(), beside_suites) + dir_name + " " + m.name;
           auto [it, added] = row_index.emplace(label, out.rows.size());
           if (added) out.rows.push_back({label, m.unit, std::vector<CompareCell>(columns.size())});
           CompareCell& cell = out.rows[it->second].cells[c];

@@ -112,6 +112,28 @@ TEST(CompareLine, WithoutALineNothingChanges) {
   EXPECT_TRUE(j["protocols"][0].is_null());
 }
 
+TEST(CompareSuites, APlainRunJoinsTheSuiteRowOfItsWorkload) {
+  // quick over SMB has "SEQ1M Q1T1" rows; `run iscsi://... --rw read` (1 MiB, qd 1) lines up with them.
+  RunResult quick = SeqRun("smb", 119, 0);
+  quick.test = "SEQ1M Q1T1";
+  quick.job.rw = AccessPattern::kRead;
+  RunResult plain = SeqRun("iscsi", 118, 0);
+  plain.job.rw = AccessPattern::kRead;
+  RunResult random = SeqRun("iscsi", 40, 0);
+  random.job.rw = AccessPattern::kRandRead;
+  random.job.bs = 4096;
+  random.job.qd = 32;
+  Comparison cmp = Compare({{"#1", {quick}}, {"#2", {plain}}, {"#3", {random}}}, std::nullopt);
+  const CompareRow* row = Row(cmp, "SEQ1M Q1T1 read MB/s");
+  ASSERT_NE(row, nullptr);
+  EXPECT_TRUE(row->cells[0].present && row->cells[1].present);
+  EXPECT_DOUBLE_EQ(row->cells[1].value, 118);
+  EXPECT_NE(Row(cmp, "RND4K Q32T1 read MB/s"), nullptr);
+  // Without a suite beside them, plain runs keep their bare rows.
+  Comparison bare = Compare({{"#2", {plain}}, {"#3", {random}}}, std::nullopt);
+  EXPECT_NE(Row(bare, "read MB/s"), nullptr);
+}
+
 TEST(CompareNet, ANetworkRunSitsBesideProtocolRunsWithItsMegabytesOnly) {
   RunResult iscsi = SeqRun("iscsi", 54.2, 88.7);
   iscsi.protocol = Facts("iSCSI", "");
