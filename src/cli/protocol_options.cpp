@@ -10,9 +10,10 @@
 namespace nasperf {
 
 void AddProtocolOptions(CLI::App& app, ProtocolOptions& options) {
-  app.add_option("--user", options.user, "smb://: the user to log in as (else the URL's, else guest)");
+  app.add_option("--user", options.user,
+                 "smb://: the user to log in as (else the URL's, else guest); iscsi://: the CHAP user");
   app.add_option("--password-file", options.password_file,
-                 "smb://: a file (mode 0600) holding the password (else env NASPERF_PASSWORD)");
+                 "smb://, iscsi:// (CHAP): a file (mode 0600) holding the password (else env NASPERF_PASSWORD)");
   app.add_option("--connect-timeout", options.connect_timeout,
                  "protocol targets: the longest wait to connect and for any one reply (default 10s)");
 }
@@ -27,12 +28,14 @@ Result<TargetOptions> BuildTargetOptions(const ProtocolOptions& options, const s
     return Status::BadInput("--connect-timeout: " + options.connect_timeout + " is outside 100ms..10m");
   out.connect_timeout_ms = static_cast<uint32_t>(timeout.value() * 1000 + 0.5);
 
-  bool smb = target.rfind("smb://", 0) == 0;
-  if (!smb && !options.user.empty())
-    return Status::BadInput("--user: only smb:// targets take a user (" + target + " does not)");
-  if (!smb && !options.password_file.empty())
-    return Status::BadInput("--password-file: only smb:// targets take a password (" + target + " does not)");
-  if (!smb) return out;
+  // SMB logs in as a user; iSCSI may ask for CHAP; libnfs's NFSv3 has AUTH_SYS only.
+  const bool takes_login = target.rfind("smb://", 0) == 0 || target.rfind("iscsi://", 0) == 0;
+  if (!takes_login && !options.user.empty())
+    return Status::BadInput("--user: only smb:// and iscsi:// targets take a user (" + target + " does not)");
+  if (!takes_login && !options.password_file.empty())
+    return Status::BadInput("--password-file: only smb:// and iscsi:// targets take a password (" + target +
+                            " does not)");
+  if (!takes_login) return out;
   out.user = options.user;
   if (!options.password_file.empty()) {
     Result<std::string> password = ReadSecretFile(options.password_file, "--password-file");

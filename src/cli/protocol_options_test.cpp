@@ -65,7 +65,7 @@ TEST_F(ProtocolOptionsTest, NoPasswordMeansGuest) {
 TEST_F(ProtocolOptionsTest, CredentialsForTargetsThatTakeNoneAreRefused) {
   ProtocolOptions o;
   o.user = "alice";
-  for (const char* target : {"/tmp", "nfs://h/e", "iscsi://h/iqn.x/0"}) {
+  for (const char* target : {"/tmp", "nfs://h/e", "null:"}) {
     Result<TargetOptions> r = BuildTargetOptions(o, target);
     ASSERT_FALSE(r.ok()) << target;
     EXPECT_EQ(r.status().message().rfind("--user:", 0), 0u);
@@ -73,6 +73,16 @@ TEST_F(ProtocolOptionsTest, CredentialsForTargetsThatTakeNoneAreRefused) {
   o.user.clear();
   o.password_file = PasswordFile("x");
   EXPECT_EQ(BuildTargetOptions(o, "/tmp").status().message().rfind("--password-file:", 0), 0u);
+}
+
+TEST_F(ProtocolOptionsTest, IscsiTakesAChapUserAndPassword) {
+  ProtocolOptions o;
+  o.user = "initiator";
+  o.password_file = PasswordFile("chap-secret-12");
+  Result<TargetOptions> r = BuildTargetOptions(o, "iscsi://h/iqn.x/0");
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(r.value().user, "initiator");
+  EXPECT_EQ(r.value().password, "chap-secret-12");
 }
 
 TEST_F(ProtocolOptionsTest, UnsafePasswordFileIsRefused) {

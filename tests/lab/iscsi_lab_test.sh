@@ -2,7 +2,8 @@
 # Lab test: nasperf measures an iSCSI LUN of the emulated NAS (lab/nas-lab) through its
 # libiscsi engine: writes only with --allow-destructive naming the LUN, reads and queued
 # random reads at a 1 Gbit/s link, nothing past the LUN's end, and refuses an unknown
-# target (exit 2) or an unreachable portal (exit 1) in time.
+# target (exit 2) or an unreachable portal (exit 1) in time; a CHAP target logs in with
+# the right user and password and refuses a wrong or missing one (exit 2, one line).
 set -euo pipefail
 
 # shellcheck source=tests/lab/lab_test_lib.sh
@@ -39,6 +40,21 @@ rc=0; "$nasperf" run iscsi://198.18.0.2/iqn.2026-11.lab.nasperf:nosuch/1 --rw re
 check "unknown target: exit 2, one line" bash -c "[ $rc -eq 2 ] && [ \$(wc -l <'$work/err') -eq 1 ]"
 rc=0; "$nasperf" run iscsi://198.18.0.2/iqn.2026-11.lab.nasperf:lun1/x --rw read --size 1m --no-store 2>/dev/null || rc=$?
 check "LUN that is not a number: exit 2" [ "$rc" -eq 2 ]
+
+chap="$(lab_json iscsi_chap)"
+password_file="$(lab_json password_file)"
+"$nasperf" run "$chap" --password-file "$password_file" --rw read --bs 1m --qd 4 --size 32m --json --no-store \
+  >"$work/chap.json"
+check "CHAP target: the right user and password read it; the run says CHAP, not the password" python3 -c "
+import json; text = open('$work/chap.json').read(); r = json.loads(text)['runs'][0]
+assert not r['partial'] and r['read']['bytes'] == 32 << 20, r
+assert r['protocol']['options']['authentication'] == 'CHAP (user nasperf)', r['protocol']
+assert open('$password_file').read().strip() not in text"
+(umask 077; echo wrong-password >"$work/wrong")
+rc=0; "$nasperf" run "$chap" --password-file "$work/wrong" --rw read --size 1m --no-store 2>"$work/err" || rc=$?
+check "CHAP target, wrong password: exit 2, one line" bash -c "[ $rc -eq 2 ] && [ \$(wc -l <'$work/err') -eq 1 ] && ! grep -q wrong-password '$work/err'"
+rc=0; env -u NASPERF_PASSWORD "$nasperf" run "${chap/nasperf@/}" --rw read --size 1m --no-store 2>"$work/err" || rc=$?
+check "CHAP target, no credentials: exit 2, one line" bash -c "[ $rc -eq 2 ] && [ \$(wc -l <'$work/err') -eq 1 ]"
 
 start=$SECONDS
 rc=0; "$nasperf" run iscsi://198.18.0.9/iqn.2026-11.lab.nasperf:lun1/1 --rw read --size 1m --no-store 2>"$work/err" || rc=$?

@@ -12,7 +12,7 @@ Status IscsiEngine::open(const EngineOpenParams& params) {
   if (!params.remote) return Status::BadInput("the iscsi engine needs an iscsi:// target");
   const RemoteFile& r = *params.remote;
   Result<IscsiSession> session =
-      IscsiSession::Connect(r.server, r.port, r.share, std::stoi(r.path), r.connect_timeout_ms);
+      IscsiSession::Connect(r.server, r.port, r.share, std::stoi(r.path), r.connect_timeout_ms, r.user, r.password);
   if (!session.ok()) return session.status();
   session_.emplace(std::move(session).value());
   where_ = "iscsi://" + r.server + ":" + std::to_string(r.port ? r.port : 3260) + "/" + r.share + "/" + r.path;

@@ -23,7 +23,8 @@ std::string IscsiSession::LastError() const {
 }
 
 Result<IscsiSession> IscsiSession::Connect(const std::string& server, uint16_t port, const std::string& iqn, int lun,
-                                           uint32_t timeout_ms) {
+                                           uint32_t timeout_ms, const std::string& chap_user,
+                                           const std::string& chap_password) {
   if (Status s = CheckReachable("iscsi portal", server, port ? port : 3260, std::chrono::milliseconds(timeout_ms));
       !s.ok())
     return s;
@@ -34,6 +35,8 @@ Result<IscsiSession> IscsiSession::Connect(const std::string& server, uint16_t p
   iscsi_set_targetname(s.get(), iqn.c_str());
   iscsi_set_session_type(s.get(), ISCSI_SESSION_NORMAL);
   iscsi_set_header_digest(s.get(), ISCSI_HEADER_DIGEST_NONE_CRC32C);
+  if (!chap_user.empty() && iscsi_set_initiator_username_pwd(s.get(), chap_user.c_str(), chap_password.c_str()) != 0)
+    return Status::BadInput("iscsi: cannot use CHAP user " + chap_user + ": " + s.LastError());
   iscsi_set_timeout(s.get(), static_cast<int>((timeout_ms + 999) / 1000));
   // libiscsi reconnects a logged-in session on any socket error, and retries a refused
   // reconnect forever: a run against a target that died hung in reap() (lab test

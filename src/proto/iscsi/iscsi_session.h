@@ -16,9 +16,11 @@ class IscsiSession {
  public:
   // Logs in to `iqn` on `server`:`port` (0: 3260) and reads LUN `lun`'s capacity, within
   // `timeout_ms`; every later command times out after that too. Unreachable portal:
-  // Unavailable; unknown target, LUN or refused login: BadInput.
+  // Unavailable; unknown target, LUN or refused login: BadInput. A non-empty
+  // `chap_user` logs in with CHAP (the target authenticates the initiator).
   static Result<IscsiSession> Connect(const std::string& server, uint16_t port, const std::string& iqn, int lun,
-                                      uint32_t timeout_ms);
+                                      uint32_t timeout_ms, const std::string& chap_user = "",
+                                      const std::string& chap_password = "");
   iscsi_context* get() const { return context_.get(); }
   int lun() const { return lun_; }
   uint32_t block_bytes() const { return block_bytes_; }

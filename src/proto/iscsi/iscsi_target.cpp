@@ -13,12 +13,18 @@ Result<std::unique_ptr<Target>> IscsiTarget::Make(const ProtocolUrl& url, const 
   for (char c : lun_text) digits = digits && c >= '0' && c <= '9';
   if (!digits || std::stoi(lun_text) > 16383)
     return Status::BadInput("TARGET: LUN '" + lun_text + "' is not a number from 0 to 16383");
-  return std::unique_ptr<Target>(new IscsiTarget(url, url.path[0], std::stoi(lun_text), options));
+  TargetOptions login = options;
+  if (login.user.empty()) login.user = url.user;
+  if (!login.user.empty() && login.password.empty())
+    return Status::BadInput("--password-file: CHAP user " + login.user + " of " + url.display() +
+                            " needs a password (--password-file FILE or NASPERF_PASSWORD)");
+  return std::unique_ptr<Target>(new IscsiTarget(url, url.path[0], std::stoi(lun_text), login));
 }
 
 Status IscsiTarget::Connect() const {
   if (session_) return Status::Ok();
-  Result<IscsiSession> s = IscsiSession::Connect(url_.host, url_.port, iqn_, lun_, options_.connect_timeout_ms);
+  Result<IscsiSession> s = IscsiSession::Connect(url_.host, url_.port, iqn_, lun_, options_.connect_timeout_ms,
+                                                   options_.user, options_.password);
   if (!s.ok()) return s.status();
   session_.emplace(std::move(s).value());
   return Status::Ok();
@@ -67,6 +73,7 @@ std::optional<ProtocolFacts> IscsiTarget::protocol_facts() const {
   facts.share = iqn_ + "/" + std::to_string(lun_);
   facts.options.emplace_back("capacity", FormatSize(session_->size_bytes()));
   facts.options.emplace_back("block size", std::to_string(session_->block_bytes()) + " B");
+  facts.options.emplace_back("authentication", options_.user.empty() ? "none" : "CHAP (user " + options_.user + ")");
   facts.options.emplace_back("client cache", "none (libiscsi)");
   return facts;
 }
@@ -81,6 +88,8 @@ Result<std::vector<WorkerFile>> IscsiTarget::Open(const JobSpec& job) {
     remote->share = iqn_;
     remote->path = std::to_string(lun_);
     remote->connect_timeout_ms = options_.connect_timeout_ms;
+    remote->user = options_.user;
+    remote->password = options_.password;
     // Each thread its own region, like threads on a local device.
     out.push_back(WorkerFile{ScopedFd(), t * job.size, job.size, std::move(remote)});
   }
