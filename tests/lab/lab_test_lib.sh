@@ -95,6 +95,13 @@ round2() { python3 -c "print(f'{$1:.2f}')"; }
 ratio() { python3 -c "print(f'{$1 / $2:.3f}')"; }
 
 # --- measuring ----------------------------------------------------------------------------
+# nas_settle: every protocol starts from the same NAS: its dirty data written back and its
+# page cache emptied. The lab's NAS shares this kernel, so that is the whole machine's
+# cache (root; the lab tests run serially). Measured 2026-12-01 at 1g: SMB writes of 384
+# MiB ran 119.2 MB/s on a fresh NAS, 110-112 once the iSCSI test had left 384 MB of its LUN
+# file cached on the same ext4 disk (still after 30 s idle, and after sync alone), and
+# 119.2 again after sync + drop_caches.
+nas_settle() { sync && echo 1 >/proc/sys/vm/drop_caches; }
 # net_mb DIR [SECONDS]: `nasperf net` to the lab's agent in DIR (up = write, down = read).
 net_mb() {
   local out="$work/net-$1.json"
