@@ -223,6 +223,39 @@ TEST(BadSweepTarget, AFileOrAMissingDirectoryIsRefused) {
   EXPECT_EQ(ReadFileBytes(dir.Sub("plain")), "x");
 }
 
+// Shares: what is wrong is found before any connection (the URLs name loopback, where
+// nothing answers on port 1). iSCSI is a LUN, not a file system.
+TEST(BadSweepTarget, ShareOptionsAreCheckedBeforeConnecting) {
+  TempDir dir;
+  ASSERT_TRUE(WriteFileBytes(dir.Sub("secret"), "pw"));
+  ASSERT_EQ(::chmod(dir.Sub("secret").c_str(), 0600), 0);
+  struct Case {
+    std::vector<std::string> args;
+    std::vector<std::string> words;
+  };
+  const std::vector<Case> cases = {
+      {{"iscsi://127.0.0.1:1/iqn.2026-11.lab.nasperf:lun1/1", "--max", "8m"}, {"not a file system", "run or quick"}},
+      {{"nfs://127.0.0.1:1/bench"}, {"no client cache", "--nas-ram", "--max"}},
+      {{"smb://u@127.0.0.1:1/bench"}, {"no client cache", "--nas-ram"}},
+      {{"nfs://127.0.0.1:1/bench", "--max", "8m", "--direct"}, {"--direct", "no client cache"}},
+      {{"smb://u@127.0.0.1:1/bench", "--nas-ram", "1g", "--drop-caches"}, {"--drop-caches", "NAS"}},
+      {{"nfs://127.0.0.1:1/bench", "--max", "8m", "--password-file", dir.Sub("secret")}, {"--password-file"}},
+      {{"smb://127.0.0.1:1", "--max", "8m"}, {"share"}},
+  };
+  for (const Case& c : cases) {
+    std::vector<std::string> args = {"sweep"};
+    args.insert(args.end(), c.args.begin(), c.args.end());
+    args.insert(args.end(), {"--db", dir.Sub("results.db")});
+    SCOPED_TRACE(::testing::PrintToString(args));
+    CliResult r = RunNasperf(args, 20);
+    EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+    EXPECT_EQ(Lines(r.err).size(), 1u) << r.err;
+    for (const std::string& w : c.words) EXPECT_TRUE(Contains(r.err, w)) << "'" << w << "' not in: " << r.err;
+    EXPECT_TRUE(r.out.empty()) << r.out;
+  }
+  EXPECT_NE(::access(dir.Sub("results.db").c_str(), F_OK), 0) << "bad input created the database";
+}
+
 // Root may drop every cache (and the output says so); anyone else is told it needs root.
 TEST(BadSweepTarget, DropCachesNeedsRoot) {
   TempDir dir;

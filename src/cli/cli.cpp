@@ -63,15 +63,16 @@ int CliMain(int argc, char** argv) {
 
   SweepCommandOptions sweep;
   CLI::App* sweep_cmd = app.add_subcommand(
-      "sweep", "iozone-style sweep on directory TARGET: throughput against file size, and where the page cache stops");
+      "sweep", "iozone-style sweep on TARGET: throughput against file size, and where the caches stop");
   AddCommonOptions(*sweep_cmd, sweep.common);
-  sweep_cmd->add_option("TARGET", sweep.target, "a directory (default .)");
+  AddProtocolOptions(*sweep_cmd, sweep.protocol);
+  sweep_cmd->add_option("TARGET", sweep.target, "a directory, smb://USER@HOST/SHARE/DIR or nfs://HOST/EXPORT/DIR (default .)");
   sweep_cmd->add_option("--min", sweep.min, "smallest file (default 64k); sizes double up to --max");
   sweep_cmd->add_option("--max", sweep.max, "largest file (default: twice the RAM that can cache it, within free space)");
   sweep_cmd->add_option("--record", sweep.record, "record (I/O) size, or a list: 4k,64k,1m (default 64k)");
   sweep_cmd->add_option("--tests", sweep.tests, "any of write,rewrite,read,reread,randread,randwrite (default all)");
   sweep_cmd->add_option("--repeat", sweep.repeat, "run each point N times and report the median");
-  sweep_cmd->add_option("--engine", sweep.engine, "psync | io_uring (default psync, like iozone)");
+  sweep_cmd->add_option("--engine", sweep.engine, "psync | io_uring (default psync, like iozone; a share uses its protocol's)");
   sweep_cmd->add_option("--pattern", sweep.pattern, "write data: random | zero | compressible:N");
   sweep_cmd->add_option("--nas-ram", sweep.nas_ram, "RAM of the NAS behind TARGET, when it is a network share");
   sweep_cmd->add_flag("--direct", sweep.direct, "O_DIRECT: bypass the page cache");

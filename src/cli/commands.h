@@ -37,9 +37,10 @@ struct SweepCommandOptions {
   std::string record = "64k";
   std::string tests = "write,rewrite,read,reread,randread,randwrite";
   std::string repeat = "1";
-  std::string engine = "psync";
+  std::string engine;  // empty: psync here, the protocol's engine on a share
   std::string pattern = "random";
   std::string nas_ram;
+  ProtocolOptions protocol;
   bool direct = false;
   bool fsync = false;
   bool drop_caches = false;

@@ -1,6 +1,6 @@
-// `nasperf sweep`: iozone's file-size sweep on one directory — every (size, record,
-// test) point a stored run, cold reads verified cold, and the cache analysis of each
-// curve. The sweep is one invocation in the store, with its summary.
+// `nasperf sweep`: iozone's file-size sweep on one directory or share — every (size,
+// record, test) point a stored run, cold reads verified cold, and the cache analysis of
+// each curve. The sweep is one invocation in the store, with its summary.
 #include <sys/stat.h>
 
 #include <chrono>
@@ -10,6 +10,7 @@
 
 #include "cli/commands.h"
 #include "cli/progress.h"
+#include "cli/protocol_options.h"
 #include "cli/run_recorder.h"
 #include "core/runner.h"
 #include "core/units.h"
@@ -36,18 +37,32 @@ struct SweepSetup {
   SweepPlan plan;
   CacheRam ram;
   std::vector<std::string> notes;
-  bool server_cache_unknown = false;  // a network file system without --nas-ram
+  bool server_cache_unknown = false;  // a network file system or share without --nas-ram
 };
 
-Result<SweepSetup> Prepare(const SweepCommandOptions& o, SweepFile& file) {
+// What a share (smb://, nfs://) cannot do that a local directory can: its client library
+// keeps no cache, so there is nothing here to bypass or drop, and only the NAS's RAM
+// bounds the cached part of the curve.
+Status CheckShareOptions(const SweepCommandOptions& o, const SweepableTarget& file) {
+  if (file.client_caches()) return Status::Ok();
+  const std::string target = file.description();
+  if (o.direct)
+    return Status::BadInput("--direct: " + target + " has no client cache to bypass (every I/O goes to the server; "
+                            "the NAS's own cache stays in play)");
+  if (o.drop_caches)
+    return Status::BadInput("--drop-caches: " + target + " has no client cache, and this machine cannot drop the NAS's");
+  if (o.max.empty() && o.nas_ram.empty())
+    return Status::BadInput("sweep: " + target + " has no client cache, so the default --max (twice the RAM that can "
+                            "cache the file) needs the NAS's RAM: give --nas-ram SIZE or --max SIZE");
+  return Status::Ok();
+}
+
+Result<SweepSetup> Prepare(const SweepCommandOptions& o, SweepableTarget& file) {
   SweepSetup setup;
   Result<std::map<std::string, std::string>> tags = ParseTags(o.common.tags);
   if (!tags.ok()) return tags.status();
   setup.tags = tags.value();
-
-  struct stat st {};
-  if (::stat(o.target.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
-    return Status::BadInput("sweep: TARGET '" + o.target + "' is not a directory (a sweep creates its own test file there)");
+  if (Status s = CheckShareOptions(o, file); !s.ok()) return s;
 
   JobOptions job_options;
   job_options.rw = "write";
@@ -56,7 +71,8 @@ Result<SweepSetup> Prepare(const SweepCommandOptions& o, SweepFile& file) {
   job_options.size = "1m";
   job_options.bs = "4k";
   job_options.repeat = o.repeat;
-  job_options.engine = o.engine;
+  // psync, like iozone, unless the user chose; a share uses its protocol's engine.
+  job_options.engine = !o.engine.empty() ? o.engine : file.required_engine() ? "auto" : "psync";
   job_options.pattern = o.pattern;
   job_options.direct = o.direct;
   job_options.fsync = o.fsync;
@@ -90,11 +106,16 @@ Result<SweepSetup> Prepare(const SweepCommandOptions& o, SweepFile& file) {
   nlohmann::ordered_json memory = sysinfo::GatherMemory();
   if (!memory["total_bytes"].is_number()) return Status::Io("sweep: cannot read the RAM size from /proc/meminfo");
   setup.ram.client_bytes = memory["total_bytes"].get<uint64_t>();
+  setup.ram.client_caches = file.client_caches();
   in.cache_ram_bytes = setup.ram.total();  // also under --direct: the same --max keeps curves comparable
-  Result<uint64_t> free_bytes = FreeBytes(o.target);
+  Result<uint64_t> free_bytes = file.FreeBytes();
   if (!free_bytes.ok()) return free_bytes.status();
   in.free_bytes = free_bytes.value();
-  in.target = o.target;
+  if (in.free_bytes == 0) {  // a share that does not report it
+    in.free_bytes = uint64_t{1} << 62;
+    setup.notes.push_back(file.description() + " does not report its free space: the sweep cannot check it first");
+  }
+  in.target = file.description();
   Result<SweepPlan> plan = PlanSweep(in);
   if (!plan.ok()) return plan.status();
   setup.plan = plan.value();
@@ -111,11 +132,19 @@ Result<SweepSetup> Prepare(const SweepCommandOptions& o, SweepFile& file) {
     if (Status s = file.Check(largest); !s.ok()) return s;
   }
   std::string fs_type;
-  setup.server_cache_unknown = IsNetworkFileSystem(o.target, &fs_type) && !setup.ram.nas_bytes;
-  if (!o.direct && setup.server_cache_unknown)
-    setup.notes.push_back(o.target + " is on a network file system (" + fs_type +
-                          "): dropping this machine's cache leaves the server's, whose RAM is unknown; give "
-                          "--nas-ram to mark the points it can cache");
+  if (!file.client_caches()) {
+    setup.server_cache_unknown = !setup.ram.nas_bytes;
+    if (setup.server_cache_unknown)
+      setup.notes.push_back(file.description() +
+                            " is a share: the NAS caches the file in its RAM, which is unknown; give --nas-ram to "
+                            "mark the points it can cache");
+  } else if (IsNetworkFileSystem(o.target, &fs_type) && !setup.ram.nas_bytes) {
+    setup.server_cache_unknown = true;
+    if (!o.direct)
+      setup.notes.push_back(o.target + " is on a network file system (" + fs_type +
+                            "): dropping this machine's cache leaves the server's, whose RAM is unknown; give "
+                            "--nas-ram to mark the points it can cache");
+  }
   return setup;
 }
 
@@ -130,7 +159,12 @@ std::string Eta(double elapsed_s, double done_bytes, double total_bytes) {
 }  // namespace
 
 int SweepCommand(const SweepCommandOptions& o) {
-  SweepFile file(o.target);
+  Result<TargetOptions> target_options = BuildTargetOptions(o.protocol, o.target);
+  if (!target_options.ok()) return ReportFailure(target_options.status());
+  Result<std::unique_ptr<SweepableTarget>> made = MakeSweepTarget(o.target, target_options.value());
+  if (!made.ok()) return ReportFailure(made.status());
+  std::unique_ptr<SweepableTarget> target = std::move(made).value();
+  SweepableTarget& file = *target;
   Result<SweepSetup> prepared = Prepare(o, file);
   if (!prepared.ok()) return ReportFailure(prepared.status());
   SweepSetup& setup = prepared.value();
@@ -139,7 +173,7 @@ int SweepCommand(const SweepCommandOptions& o) {
 
   SweepSummary summary;
   summary.id = recorder.value().invocation_id();
-  summary.target = o.target;
+  summary.target = file.description();
   summary.direct = setup.base.direct;
   summary.fsync = setup.base.fsync;
   summary.repeat = setup.base.repeat;
@@ -153,8 +187,10 @@ int SweepCommand(const SweepCommandOptions& o) {
   summary.notes.insert(summary.notes.end(), setup.notes.begin(), setup.notes.end());
   summary.cache_method = "fsync + posix_fadvise(DONTNEED)";
   if (o.drop_caches) summary.cache_method += " + /proc/sys/vm/drop_caches";
+  if (!file.client_caches())
+    summary.cache_method = "none needed: the client library keeps no cache (the NAS's own cache is not dropped)";
 
-  const nlohmann::ordered_json inventory = GatherInventory(o.target);
+  const nlohmann::ordered_json inventory = GatherInventory(file.description());
   ProgressLine progress(!o.common.json);
   double total_bytes = 0, done_bytes = 0;
   for (uint64_t size : setup.plan.sizes)
@@ -188,7 +224,7 @@ int SweepCommand(const SweepCommandOptions& o) {
           if (!IsReadTest(test)) return Status::Ok();
           // Only whole records are written, so a file of whole records is a complete one.
           if (Status s = file.EnsureData(size - size % record, job.pattern); !s.ok()) return s;
-          if (!cold) return Status::Ok();
+          if (!cold || !file.client_caches()) return Status::Ok();
           Result<CacheDropReport> drop = file.DropCache(o.drop_caches);
           if (!drop.ok()) return drop.status();
           dropped = true;
@@ -211,7 +247,7 @@ int SweepCommand(const SweepCommandOptions& o) {
         progress.Clear();
         RunResult& point = outcome.result;
         point.test = ToString(test);
-        bool fits_client = size <= setup.ram.client_bytes;
+        bool fits_client = size <= setup.ram.client_cache_bytes();
         bool fits_nas = setup.ram.nas_bytes && size <= *setup.ram.nas_bytes;
         if (job.direct) point.cached = false;
         else if (!IsReadTest(test)) point.cached = !job.fsync && size <= setup.ram.total();
@@ -230,6 +266,7 @@ int SweepCommand(const SweepCommandOptions& o) {
       }
     }
   }
+  target.reset();  // removes the test file (on a share too) before anything is printed
   summary.partial = !status.ok();
   summary.curves = AnalyseCurves(points, summary);
   Status summarised = recorder.value().SetSummary(SweepToJson(summary));

@@ -124,7 +124,9 @@ TEST_P(VerifyPassTest, EveryWrittenBlockIsReadBackAsWritten) {
   EXPECT_GT(written, 0u);
   // A size-bound pass writes each block at most once: what was written is what was checked.
   EXPECT_EQ(*outcome.result.verified_bytes, written);
-  if (!DoesReads(rw)) EXPECT_EQ(written, 2 * kBlocks * kBlock);
+  if (!DoesReads(rw)) {
+    EXPECT_EQ(written, 2 * kBlocks * kBlock);
+  }
   bool noted = false;
   for (const std::string& note : outcome.result.notes) noted = noted || note.rfind("verify: read back all", 0) == 0;
   EXPECT_TRUE(noted);

@@ -25,11 +25,6 @@ std::string Cell(const RunResult* p) {
   return fmt::format("{:.1f}{}{}", PointMbPerS(*p), Noisy(p) ? "!" : "", mark);
 }
 
-std::string RamText(const CacheRam& ram) {
-  std::string out = "client RAM " + FormatApproxSize(ram.client_bytes);
-  if (ram.nas_bytes) out += ", NAS RAM " + FormatApproxSize(*ram.nas_bytes);
-  return out;
-}
 
 }  // namespace
 
@@ -37,9 +32,12 @@ std::string SweepTable(const SweepSummary& s, const std::vector<RunResult>& poin
   std::string sizes;
   for (uint64_t size : s.sizes) sizes += (sizes.empty() ? "" : ", ") + FormatSize(size);
   std::string engine = points.empty() ? "-" : points.front().engine;
+  const char* io = !s.ram.client_caches ? "I/O straight to the server (no client cache)"
+                   : s.direct             ? "direct (O_DIRECT) I/O"
+                                          : "buffered I/O";
   std::string out = fmt::format(
-      "nasperf sweep{} — {} — {} I/O{}, {}, QD1 T1, {}; MB/s = 10^6 B/s{}\n",
-      s.id ? fmt::format(" s{}", s.id) : "", s.target, s.direct ? "direct (O_DIRECT)" : "buffered",
+      "nasperf sweep{} — {} — {}{}, {}, QD1 T1, {}; MB/s = 10^6 B/s{}\n",
+      s.id ? fmt::format(" s{}", s.id) : "", s.target, io,
       s.fsync ? " + fsync" : "", engine,
       s.repeat > 1 ? fmt::format("median of {} repeats per point", s.repeat) : "one run per point",
       s.partial ? "  [PARTIAL]" : "");
@@ -63,12 +61,16 @@ std::string SweepTable(const SweepSummary& s, const std::vector<RunResult>& poin
     }
   }
   out += "\n";
-  if (any_cached)
+  if (any_cached && !s.ram.client_caches)
+    out += fmt::format("c = cached: the file fits in the NAS's RAM ({})\n", s.ram.Text(", "));
+  else if (any_cached)
     out += fmt::format("c = cached: buffered, and the file fits in the RAM that can cache it ({}), with no "
                        "verified page-cache drop before it\n",
-                       RamText(s.ram));
+                       s.ram.Text(", "));
   if (any_noisy) out += fmt::format("! = noisy: the repeats spread over {:g} %\n", kNoisySpreadPct);
-  if (s.direct)
+  if (!s.ram.client_caches)
+    out += "cache before cold reads: " + s.cache_method + "\n";
+  else if (s.direct)
     out += "page cache: not involved (O_DIRECT)\n";
   else if (s.cache_drops > 0)
     out += fmt::format("page cache before cold reads: {} ({} drops); afterwards at most {:.1f} % of the file was "

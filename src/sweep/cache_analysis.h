@@ -24,7 +24,14 @@ struct CacheRam {
   // A server caches the data too (a network file system) but its RAM is not known, so
   // a point marked uncached may still come from the server's cache.
   bool server_cache_unknown = false;
-  uint64_t total() const { return client_bytes + nas_bytes.value_or(0); }
+  // False for smb:// and nfs:// targets: libsmbclient and libnfs keep no client cache, so
+  // only the NAS's RAM can cache the file.
+  bool client_caches = true;
+  uint64_t client_cache_bytes() const { return client_caches ? client_bytes : 0; }
+  uint64_t total() const { return client_cache_bytes() + nas_bytes.value_or(0); }
+  // "client RAM 23.4 GiB, NAS RAM 512 MiB", or "no client cache, NAS RAM ..."; `separator`
+  // joins the two.
+  std::string Text(const char* separator) const;
 };
 
 struct CurveAnalysis {

@@ -68,6 +68,17 @@ TEST(CacheAnalysis, CleanKnee) {
   EXPECT_EQ(a.verdict, "knee at 512 MiB; client RAM 1.5 GiB; NAS RAM 256 MiB; this curve is cache-bound below it");
 }
 
+// A share (smb://, nfs://): this machine's RAM caches nothing, so only the NAS's counts,
+// in the total, the cached marks and the verdict.
+TEST(CacheAnalysis, ShareKneeNamesTheNasRamOnly) {
+  CacheRam share{24000 * kMiB, 256 * kMiB, false, false};
+  EXPECT_EQ(share.total(), 256 * kMiB);
+  EXPECT_EQ(share.Text(", "), "no client cache, NAS RAM 256 MiB");
+  CurveAnalysis a = AnalyseCurve(Curve(Step(2000, 31), share), share, false);
+  EXPECT_EQ(a.knee_bytes, 512 * kMiB);
+  EXPECT_EQ(a.verdict, "knee at 512 MiB; no client cache; NAS RAM 256 MiB; this curve is cache-bound below it");
+}
+
 TEST(CacheAnalysis, NoisyKneeWithTransitionalPoint) {
   std::vector<double> rates;
   for (int i = 0; i < 12; ++i) rates.push_back(Noisy(2000, i, 0.10));

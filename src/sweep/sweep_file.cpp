@@ -8,6 +8,9 @@
 
 #include <cerrno>
 
+#include "proto/nfs/nfs_target.h"
+#include "proto/smb/smb_target.h"
+#include "proto/url.h"
 #include "target/file_layout.h"
 
 namespace nasperf {
@@ -37,6 +40,8 @@ Status SweepFile::EnsureData(uint64_t bytes, const BufferPattern& pattern) {
   return LayOutFile(fd.get(), path_, bytes, pattern);
 }
 
+Result<uint64_t> SweepFile::FreeBytes() { return nasperf::FreeBytes(directory_.description()); }
+
 Result<CacheDropReport> SweepFile::DropCache(bool system_wide) {
   struct stat st {};
   if (::stat(path_.c_str(), &st) != 0) return ErrnoStatus("stat", path_, errno);
@@ -45,15 +50,36 @@ Result<CacheDropReport> SweepFile::DropCache(bool system_wide) {
 
 Result<std::vector<WorkerFile>> SweepFile::Open(const JobSpec& job) {
   if (DoesReads(job.rw)) {
-    if (Status s = EnsureData(job.size, job.pattern); !s.ok()) return s;
+    // Only whole records are read (and written), so a file of whole records is complete.
+    if (Status s = EnsureData(job.size - job.size % job.bs, job.pattern); !s.ok()) return s;
   } else if (!exists_) {
     if (Status s = StartNewFile(); !s.ok()) return s;
   }
   ScopedFd fd(::open(path_.c_str(), OpenFlagsFor(job)));
   if (!fd.valid()) return ErrnoStatus("open", path_, errno);
   std::vector<WorkerFile> files;
-  files.push_back(WorkerFile{std::move(fd), 0, job.size});
+  files.push_back(WorkerFile{std::move(fd), 0, job.size, nullptr});
   return files;
+}
+
+Result<std::unique_ptr<SweepableTarget>> MakeSweepTarget(const std::string& spec, const TargetOptions& options) {
+  if (spec.find("://") != std::string::npos) {
+    Result<ProtocolUrl> url = ParseProtocolUrl(spec);
+    if (!url.ok()) return url.status();
+    if (url.value().scheme == "nfs")
+      return std::unique_ptr<SweepableTarget>(new NfsTarget(url.value(), options.connect_timeout_ms));
+    if (url.value().scheme == "smb") {
+      Result<std::unique_ptr<SmbTarget>> smb = SmbTarget::Make(url.value(), options);
+      if (!smb.ok()) return smb.status();
+      return std::unique_ptr<SweepableTarget>(std::move(smb).value());
+    }
+    return Status::BadInput("sweep: TARGET " + url.value().display() + " is not a file system (a sweep needs a "
+                            "directory, smb:// or nfs://; measure a LUN with run or quick)");
+  }
+  struct stat st {};
+  if (::stat(spec.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
+    return Status::BadInput("sweep: TARGET '" + spec + "' is not a directory (a sweep creates its own test file there)");
+  return std::unique_ptr<SweepableTarget>(new SweepFile(spec));
 }
 
 bool IsNetworkFileSystem(const std::string& directory, std::string* type) {

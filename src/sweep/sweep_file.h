@@ -1,6 +1,7 @@
 // The one test file a sweep works on, in the user's directory: created empty for each
 // write test (a new file, as iozone's write test measures), kept across the tests that
-// follow, dropped from the page cache before cold reads, removed at the end.
+// follow, dropped from the page cache before cold reads, removed at the end. And the
+// choice between it and a share (smb://, nfs://) for a sweep's TARGET.
 #pragma once
 
 #include <string>
@@ -11,7 +12,7 @@
 
 namespace nasperf {
 
-class SweepFile final : public Target {
+class SweepFile final : public SweepableTarget {
  public:
   explicit SweepFile(std::string directory);
   ~SweepFile() override;
@@ -22,10 +23,10 @@ class SweepFile final : public Target {
   // file shorter than the job lays it out first, untimed.
   Result<std::vector<WorkerFile>> Open(const JobSpec& job) override;
 
-  // Replaces the file by an empty one.
-  Status StartNewFile();
-  // Makes sure the file holds `bytes` of data (untimed; for reads without a write test).
-  Status EnsureData(uint64_t bytes, const BufferPattern& pattern);
+  Status StartNewFile() override;
+  Status EnsureData(uint64_t bytes, const BufferPattern& pattern) override;
+  Result<uint64_t> FreeBytes() override;
+  bool client_caches() const override { return true; }
   Result<CacheDropReport> DropCache(bool system_wide) override;
   const std::string& path() const { return path_; }
 
@@ -34,6 +35,10 @@ class SweepFile final : public Target {
   std::string path_;
   bool exists_ = false;
 };
+
+// A sweep's TARGET: a local directory, smb:// or nfs:// (each checked when the sweep
+// calls Check); iscsi://, null:, files and devices are BadInput.
+Result<std::unique_ptr<SweepableTarget>> MakeSweepTarget(const std::string& spec, const TargetOptions& options);
 
 // The file system at `directory` is a network one (NFS, SMB/CIFS, FUSE): its server
 // caches too, and dropping this machine's cache does not empty the server's.

@@ -43,6 +43,8 @@ SweepSummary SummaryFromPoints(const std::vector<RunResult>& points) {
     const nlohmann::ordered_json& ram = p.inventory.contains("host") ? p.inventory["host"]["memory"]["total_bytes"]
                                                                       : nlohmann::ordered_json();
     if (ram.is_number()) s.ram.client_bytes = ram.get<uint64_t>();
+    // smb:// and nfs:// points: their client libraries keep no cache.
+    if (p.protocol) s.ram.client_caches = false;
   }
   std::sort(s.sizes.begin(), s.sizes.end());
   std::sort(s.records.begin(), s.records.end());
@@ -81,6 +83,7 @@ ojson SweepToJson(const SweepSummary& s) {
   j["tests"] = s.tests;
   j["max_reason"] = s.max_reason;
   j["ram"] = {{"client_bytes", s.ram.client_bytes},
+              {"client_caches", s.ram.client_caches},
               {"nas_bytes", Optional(s.ram.nas_bytes)},
               {"cache_bytes", s.ram.total()},
               {"server_cache_unknown", s.ram.server_cache_unknown}};
@@ -107,6 +110,7 @@ Result<SweepSummary> SweepFromJson(const ojson& j) {
     s.ram.client_bytes = j.at("ram").at("client_bytes").get<uint64_t>();
     if (!j.at("ram").at("nas_bytes").is_null()) s.ram.nas_bytes = j.at("ram").at("nas_bytes").get<uint64_t>();
     s.ram.server_cache_unknown = j.at("ram").value("server_cache_unknown", false);
+    s.ram.client_caches = j.at("ram").value("client_caches", true);
     const ojson& cache = j.at("cache_cleaning");
     s.cache_method = cache.value("method", std::string());
     s.cache_drops = cache.value("drops", 0u);

@@ -99,7 +99,7 @@ Result<std::vector<WorkerFile>> DirectoryTarget::Open(const JobSpec& job) {
         return Status::BadInput("--direct: the file system at " + path_ + " does not support O_DIRECT; drop --direct");
       return ErrnoStatus("open", own.path, errno);
     }
-    out.push_back(WorkerFile{std::move(fd), 0, job.size});
+    out.push_back(WorkerFile{std::move(fd), 0, job.size, nullptr});
   }
   return out;
 }

@@ -69,7 +69,7 @@ Result<std::vector<WorkerFile>> ExistingTarget::Open(const JobSpec& job) {
   for (uint32_t t = 0; t < job.threads; ++t) {
     ScopedFd fd(::open(path_.c_str(), OpenFlagsFor(job)));
     if (!fd.valid()) return ErrnoStatus("open", path_, errno);
-    out.push_back(WorkerFile{std::move(fd), job.size * t, job.size});
+    out.push_back(WorkerFile{std::move(fd), job.size * t, job.size, nullptr});
   }
   return out;
 }

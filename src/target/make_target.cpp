@@ -35,7 +35,11 @@ Result<std::unique_ptr<Target>> MakeTarget(const std::string& spec, const Target
     if (!url.ok()) return url.status();
     if (url.value().scheme == "nfs") return std::unique_ptr<Target>(new NfsTarget(url.value(), options.connect_timeout_ms));
     if (url.value().scheme == "iscsi") return IscsiTarget::Make(url.value(), options);
-    if (url.value().scheme == "smb") return SmbTarget::Make(url.value(), options);
+    if (url.value().scheme == "smb") {
+      Result<std::unique_ptr<SmbTarget>> smb = SmbTarget::Make(url.value(), options);
+      if (!smb.ok()) return smb.status();
+      return std::unique_ptr<Target>(std::move(smb).value());
+    }
     return Status::BadInput("TARGET: " + url.value().scheme + ":// targets are not supported by this nasperf");
   }
   if (spec.empty()) return Status::BadInput("TARGET: empty path");

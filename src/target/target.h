@@ -61,6 +61,23 @@ class Target {
   virtual std::optional<ProtocolFacts> protocol_facts() const { return std::nullopt; }
 };
 
+// Targets a sweep can drive (a local directory, an SMB share, an NFS export): one test
+// file, which a write test starts afresh and a read test finds filled, in a file system
+// whose free space the sweep plans with.
+class SweepableTarget : public Target {
+ public:
+  // Replaces the test file by an empty one (a write test measures a new file).
+  virtual Status StartNewFile() = 0;
+  // Makes sure the test file holds `bytes` of data: what a write test left, else laid out
+  // now, untimed (a read test without a write test before it).
+  virtual Status EnsureData(uint64_t bytes, const BufferPattern& pattern) = 0;
+  // Bytes free where the test file lives.
+  virtual Result<uint64_t> FreeBytes() = 0;
+  // Whether this machine keeps the file's data in its page cache (a local file system
+  // does; libsmbclient and libnfs keep no client cache).
+  virtual bool client_caches() const = 0;
+};
+
 Result<std::unique_ptr<Target>> MakeTarget(const std::string& spec, const TargetOptions& options);
 
 // The engine a job runs with on `target`: the target's own, else the job's choice.

@@ -6,6 +6,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cerrno>
+
 #include "core/units.h"
 #include "target/file_layout.h"
 
@@ -46,15 +49,61 @@ Status NfsTarget::Check(const JobSpec& job) {
   if (int rc = nfs_stat64(nfs, dir.c_str(), &st); rc != 0)
     return NfsStatus(location_->session, "stat", url_.display(), rc);
   if (!S_ISDIR(st.nfs_mode)) return Status::BadInput("TARGET: " + url_.display() + " is not a directory");
+  Result<uint64_t> free_bytes = FreeBytes();
+  uint64_t want = job.size * job.threads;
+  if (free_bytes.ok() && free_bytes.value() > 0 && want > free_bytes.value())
+    return Status::BadInput("--size: " + std::to_string(job.threads) + " x " + FormatSize(job.size) + " needs " +
+                            FormatSize(want) + " but " + url_.display() + " has only " +
+                            FormatSize(free_bytes.value()) + " free");
+  return Status::Ok();
+}
+
+Result<uint64_t> NfsTarget::FreeBytes() {
+  if (Status s = Connect(); !s.ok()) return s;
   nfs_statvfs_64 vfs{};
-  if (nfs_statvfs64(nfs, dir.c_str(), &vfs) == 0 && vfs.f_blocks > 0) {
-    uint64_t free_bytes = vfs.f_bavail * (vfs.f_frsize ? vfs.f_frsize : vfs.f_bsize);
-    uint64_t want = job.size * job.threads;
-    if (want > free_bytes)
-      return Status::BadInput("--size: " + std::to_string(job.threads) + " x " + FormatSize(job.size) + " needs " +
-                              FormatSize(want) + " but " + url_.display() + " has only " + FormatSize(free_bytes) +
-                              " free");
+  if (int rc = nfs_statvfs64(location_->session.get(), location_->directory.c_str(), &vfs); rc != 0)
+    return NfsStatus(location_->session, "statvfs", url_.display(), rc);
+  if (vfs.f_blocks == 0) return uint64_t{0};  // the server does not say
+  return vfs.f_bavail * (vfs.f_frsize ? vfs.f_frsize : vfs.f_bsize);
+}
+
+Status NfsTarget::CreateFile(uint32_t thread) {
+  std::string dir = location_->directory == "/" ? "" : location_->directory;
+  std::string path = dir + "/.nasperf-" + std::to_string(::getpid()) + "-" + std::to_string(thread) + ".dat";
+  nfsfh* fh = nullptr;
+  if (int rc = nfs_open2(location_->session.get(), path.c_str(), O_CREAT | O_EXCL | O_WRONLY, 0600, &fh); rc != 0)
+    return NfsStatus(location_->session, "create", path, rc);
+  nfs_close(location_->session.get(), fh);
+  files_.push_back({path, 0});
+  return Status::Ok();
+}
+
+Status NfsTarget::StartNewFile() {
+  if (Status s = Connect(); !s.ok()) return s;
+  if (!files_.empty()) {
+    if (int rc = nfs_unlink(location_->session.get(), files_[0].path.c_str()); rc != 0 && rc != -ENOENT)
+      return NfsStatus(location_->session, "remove", files_[0].path, rc);
+    files_.erase(files_.begin());
   }
+  // The sweep's only file, so it is file 0 again.
+  return CreateFile(0);
+}
+
+Status NfsTarget::EnsureData(uint64_t bytes, const BufferPattern& pattern) {
+  if (Status s = Connect(); !s.ok()) return s;
+  if (files_.empty()) {
+    if (Status s = CreateFile(0); !s.ok()) return s;
+  }
+  OwnFile& own = files_[0];
+  nfs_stat_64 st{};
+  if (int rc = nfs_stat64(location_->session.get(), own.path.c_str(), &st); rc != 0)
+    return NfsStatus(location_->session, "stat", own.path, rc);
+  if (st.nfs_size >= bytes) {
+    own.data_bytes = std::max(own.data_bytes, st.nfs_size);  // written by the test before
+    return Status::Ok();
+  }
+  if (Status s = LayOut(own.path, bytes, pattern); !s.ok()) return s;
+  own.data_bytes = bytes;
   return Status::Ok();
 }
 
@@ -78,20 +127,14 @@ Status NfsTarget::LayOut(const std::string& path, uint64_t bytes, const BufferPa
 
 Result<std::vector<WorkerFile>> NfsTarget::Open(const JobSpec& job) {
   if (Status s = Connect(); !s.ok()) return s;
-  nfs_context* nfs = location_->session.get();
   std::vector<WorkerFile> out;
   for (uint32_t t = 0; t < job.threads; ++t) {
     if (t == files_.size()) {
-      std::string dir = location_->directory == "/" ? "" : location_->directory;
-      std::string path = dir + "/.nasperf-" + std::to_string(::getpid()) + "-" + std::to_string(t) + ".dat";
-      nfsfh* fh = nullptr;
-      if (int rc = nfs_open2(nfs, path.c_str(), O_CREAT | O_EXCL | O_WRONLY, 0600, &fh); rc != 0)
-        return NfsStatus(location_->session, "create", path, rc);
-      nfs_close(nfs, fh);
-      files_.push_back({path, 0});
+      if (Status s = CreateFile(t); !s.ok()) return s;
     }
     OwnFile& own = files_[t];
-    if (DoesReads(job.rw) && own.data_bytes < job.size) {
+    // Only whole records are read, so a file of whole records is complete.
+    if (DoesReads(job.rw) && own.data_bytes < job.size - job.size % job.bs) {
       if (Status s = LayOut(own.path, job.size, job.pattern); !s.ok()) return s;
       own.data_bytes = job.size;
     }

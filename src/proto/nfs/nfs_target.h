@@ -1,6 +1,7 @@
 // An NFS export as a target (nfs://HOST[:PORT]/EXPORT/DIR), through libnfs (NFSv3, user
 // space: this machine needs no kernel NFS client). Like a local directory: one
-// .nasperf-<pid>-<thread>.dat file per worker in DIR, removed when the target is destroyed.
+// .nasperf-<pid>-<thread>.dat file per worker in DIR, removed when the target is destroyed;
+// a sweep works on the first.
 #pragma once
 
 #include <optional>
@@ -13,7 +14,7 @@
 
 namespace nasperf {
 
-class NfsTarget final : public Target {
+class NfsTarget final : public SweepableTarget {
  public:
   NfsTarget(ProtocolUrl url, uint32_t connect_timeout_ms)
       : url_(std::move(url)), timeout_ms_(connect_timeout_ms) {}
@@ -29,8 +30,15 @@ class NfsTarget final : public Target {
   // negotiated maximum read and write sizes; nullopt until Check has connected.
   std::optional<ProtocolFacts> protocol_facts() const override;
 
+  Status StartNewFile() override;
+  Status EnsureData(uint64_t bytes, const BufferPattern& pattern) override;
+  Result<uint64_t> FreeBytes() override;
+  bool client_caches() const override { return false; }
+
  private:
   Status Connect();
+  // Creates worker `thread`'s file, empty (the next one: files_ grows by one).
+  Status CreateFile(uint32_t thread);
   Status LayOut(const std::string& path, uint64_t bytes, const BufferPattern& pattern);
 
   ProtocolUrl url_;

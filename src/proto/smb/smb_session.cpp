@@ -100,13 +100,25 @@ int SmbSession::Unlink(const std::string& path) const {
   return smbc_getFunctionUnlink(get())(get(), url.c_str()) == 0 ? 0 : -(errno ? errno : EIO);
 }
 
-Result<bool> SmbSession::IsDirectory(const std::string& path) const {
+Result<struct stat> SmbSession::Stat(const std::string& path) const {
   std::string url = UrlFor(path);
   struct stat st {};
   errno = 0;
   if (smbc_getFunctionStat(get())(get(), url.c_str(), &st) != 0)
     return SmbStatus(*endpoint_, "stat", path, errno ? errno : EIO);
-  return S_ISDIR(st.st_mode);
+  return st;
+}
+
+Result<bool> SmbSession::IsDirectory(const std::string& path) const {
+  Result<struct stat> st = Stat(path);
+  if (!st.ok()) return st.status();
+  return S_ISDIR(st.value().st_mode);
+}
+
+Result<uint64_t> SmbSession::FileBytes(const std::string& path) const {
+  Result<struct stat> st = Stat(path);
+  if (!st.ok()) return st.status();
+  return static_cast<uint64_t>(st.value().st_size);
 }
 
 uint64_t SmbSession::FreeBytes(const std::string& path) const {

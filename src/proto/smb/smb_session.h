@@ -3,6 +3,7 @@
 // be shared between threads).
 #pragma once
 
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #include <cstdint>
@@ -46,11 +47,13 @@ class SmbSession {
   ssize_t ReadAt(_SMBCFILE* file, uint64_t offset, void* buffer, size_t length) const;
   ssize_t WriteAt(_SMBCFILE* file, uint64_t offset, const void* buffer, size_t length) const;
   int Unlink(const std::string& path) const;  // 0 or -errno
-  // Whether `path` is a directory, and the share's free bytes (0: not reported).
+  // Whether `path` is a directory, a file's size, and the share's free bytes (0: not reported).
   Result<bool> IsDirectory(const std::string& path) const;
+  Result<uint64_t> FileBytes(const std::string& path) const;
   uint64_t FreeBytes(const std::string& path) const;
 
  private:
+  Result<struct stat> Stat(const std::string& path) const;
   struct Destroy {
     void operator()(_SMBCCTX* c) const;
   };

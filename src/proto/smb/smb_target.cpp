@@ -5,13 +5,16 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cerrno>
+
 #include "core/units.h"
 #include "platform/tcp_connect.h"
 #include "target/file_layout.h"
 
 namespace nasperf {
 
-Result<std::unique_ptr<Target>> SmbTarget::Make(const ProtocolUrl& url, const TargetOptions& options) {
+Result<std::unique_ptr<SmbTarget>> SmbTarget::Make(const ProtocolUrl& url, const TargetOptions& options) {
   if (url.path.empty()) return Status::BadInput("TARGET: " + url.display() + " names no share (smb://USER@HOST/SHARE/DIR)");
   SmbEndpoint endpoint;
   endpoint.server = url.host;
@@ -25,7 +28,7 @@ Result<std::unique_ptr<Target>> SmbTarget::Make(const ProtocolUrl& url, const Ta
   for (size_t i = 1; i < url.path.size(); ++i) directory += "/" + url.path[i];
   ProtocolUrl shown = url;
   shown.user = endpoint.user;
-  return std::unique_ptr<Target>(new SmbTarget(std::move(shown), std::move(endpoint), std::move(directory)));
+  return std::unique_ptr<SmbTarget>(new SmbTarget(std::move(shown), std::move(endpoint), std::move(directory)));
 }
 
 SmbTarget::~SmbTarget() {
@@ -76,7 +79,7 @@ Status SmbTarget::Check(const JobSpec& job) {
   Result<bool> is_dir = session_->IsDirectory(dir);
   if (!is_dir.ok()) return is_dir.status();
   if (!is_dir.value()) return Status::BadInput("TARGET: " + url_.display() + " is not a directory");
-  uint64_t free_bytes = session_->FreeBytes(dir);
+  uint64_t free_bytes = session_->FreeBytes(dir);  // 0: not reported
   uint64_t want = job.size * job.threads;
   if (free_bytes > 0 && want > free_bytes)
     return Status::BadInput("--size: " + std::to_string(job.threads) + " x " + FormatSize(job.size) + " needs " +
@@ -103,14 +106,11 @@ Result<std::vector<WorkerFile>> SmbTarget::Open(const JobSpec& job) {
   std::vector<WorkerFile> out;
   for (uint32_t t = 0; t < job.threads; ++t) {
     if (t == files_.size()) {
-      std::string path = directory_ + "/.nasperf-" + std::to_string(::getpid()) + "-" + std::to_string(t) + ".dat";
-      Result<_SMBCFILE*> file = session_->Open(path, O_CREAT | O_EXCL | O_WRONLY, 0600);
-      if (!file.ok()) return file.status();
-      files_.push_back({path, 0});
-      if (Status s = session_->Close(file.value()); !s.ok()) return s;
+      if (Status s = CreateFile(t); !s.ok()) return s;
     }
     OwnFile& own = files_[t];
-    if (DoesReads(job.rw) && own.data_bytes < job.size) {
+    // Only whole records are read, so a file of whole records is complete.
+    if (DoesReads(job.rw) && own.data_bytes < job.size - job.size % job.bs) {
       if (Status s = LayOut(own.path, job.size, job.pattern); !s.ok()) return s;
       own.data_bytes = job.size;
     }
@@ -126,6 +126,47 @@ Result<std::vector<WorkerFile>> SmbTarget::Open(const JobSpec& job) {
     out.push_back(WorkerFile{ScopedFd(), 0, job.size, std::move(remote)});
   }
   return out;
+}
+
+Status SmbTarget::CreateFile(uint32_t thread) {
+  std::string path = directory_ + "/.nasperf-" + std::to_string(::getpid()) + "-" + std::to_string(thread) + ".dat";
+  Result<_SMBCFILE*> file = session_->Open(path, O_CREAT | O_EXCL | O_WRONLY, 0600);
+  if (!file.ok()) return file.status();
+  files_.push_back({path, 0});
+  return session_->Close(file.value());
+}
+
+Status SmbTarget::StartNewFile() {
+  if (Status s = Connect(); !s.ok()) return s;
+  if (!files_.empty()) {
+    if (int rc = session_->Unlink(files_[0].path); rc != 0 && rc != -ENOENT)
+      return SmbStatus(endpoint_, "remove", files_[0].path, -rc);
+    files_.erase(files_.begin());
+  }
+  // The sweep's only file, so it is file 0 again.
+  return CreateFile(0);
+}
+
+Status SmbTarget::EnsureData(uint64_t bytes, const BufferPattern& pattern) {
+  if (Status s = Connect(); !s.ok()) return s;
+  if (files_.empty()) {
+    if (Status s = CreateFile(0); !s.ok()) return s;
+  }
+  OwnFile& own = files_[0];
+  Result<uint64_t> size = session_->FileBytes(own.path);
+  if (!size.ok()) return size.status();
+  if (size.value() >= bytes) {
+    own.data_bytes = std::max(own.data_bytes, size.value());  // written by the test before
+    return Status::Ok();
+  }
+  if (Status s = LayOut(own.path, bytes, pattern); !s.ok()) return s;
+  own.data_bytes = bytes;
+  return Status::Ok();
+}
+
+Result<uint64_t> SmbTarget::FreeBytes() {
+  if (Status s = Connect(); !s.ok()) return s;
+  return session_->FreeBytes(directory_.empty() ? "/" : directory_);
 }
 
 Result<CacheDropReport> SmbTarget::DropCache(bool) {

@@ -1,6 +1,7 @@
 // An SMB share as a target (smb://[DOMAIN;]USER@HOST[:PORT]/SHARE/DIR), through
 // libsmbclient: this machine needs no kernel SMB client. Like a local directory: one
-// .nasperf-<pid>-<thread>.dat file per worker in DIR, removed when the target is destroyed.
+// .nasperf-<pid>-<thread>.dat file per worker in DIR, removed when the target is destroyed;
+// a sweep works on the first.
 #pragma once
 
 #include <optional>
@@ -14,11 +15,11 @@
 
 namespace nasperf {
 
-class SmbTarget final : public Target {
+class SmbTarget final : public SweepableTarget {
  public:
   // Needs a share in the URL; the user and password come from `options` (the URL's
   // user unless --user overrides it).
-  static Result<std::unique_ptr<Target>> Make(const ProtocolUrl& url, const TargetOptions& options);
+  static Result<std::unique_ptr<SmbTarget>> Make(const ProtocolUrl& url, const TargetOptions& options);
   ~SmbTarget() override;
   std::string description() const override { return url_.display(); }
   const char* required_engine() const override { return "smb"; }
@@ -29,10 +30,17 @@ class SmbTarget final : public Target {
   Result<CacheDropReport> DropCache(bool system_wide) override;
   std::optional<ProtocolFacts> protocol_facts() const override;
 
+  Status StartNewFile() override;
+  Status EnsureData(uint64_t bytes, const BufferPattern& pattern) override;
+  Result<uint64_t> FreeBytes() override;
+  bool client_caches() const override { return false; }
+
  private:
   SmbTarget(ProtocolUrl url, SmbEndpoint endpoint, std::string directory)
       : url_(std::move(url)), endpoint_(std::move(endpoint)), directory_(std::move(directory)) {}
   Status Connect();
+  // Creates worker `thread`'s file, empty (the next one: files_ grows by one).
+  Status CreateFile(uint32_t thread);
   Status LayOut(const std::string& path, uint64_t bytes, const BufferPattern& pattern);
 
   ProtocolUrl url_;
