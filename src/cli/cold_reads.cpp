@@ -21,6 +21,7 @@ std::function<Status(uint32_t)> ColdReads::HookFor(const JobSpec& job) {
 std::string ColdReads::TakeNote() {
   if (!dropped_) return "";
   dropped_ = false;
+  if (!worst_.dropped) return "no page cache to drop before reads: " + worst_.method;
   std::string note = fmt::format("page cache dropped before each repeat that reads ({}); at most {:.1f} % of the "
                                  "data stayed cached",
                                  worst_.method, worst_.resident_pct);

@@ -11,6 +11,7 @@
 #include "cli/run_recorder.h"
 #include "core/runner.h"
 #include "core/units.h"
+#include "proto/url.h"
 #include "report/json_report.h"
 #include "report/table_report.h"
 #include "sysinfo/inventory.h"
@@ -66,10 +67,13 @@ int QuickCommand(const QuickCommandOptions& options) {
   base.value().time_based = false;  // --time caps each test; one pass of the file is the norm
 
   // Direct I/O where the file system supports it, like CrystalDiskMark; say so otherwise.
+  // A share or LUN has no client cache to bypass or flush: its jobs are neither, as in
+  // `run`, so the two compare on the same terms.
   std::vector<std::string> notes;
   std::string why;
-  bool direct = !target.is_null() && target.SupportsDirect(&why);
-  if (!direct && !target.is_null())
+  const bool local = !target.is_null() && !IsProtocolUrl(options.job.target);
+  bool direct = local && target.SupportsDirect(&why);
+  if (!direct && local)
     notes.push_back("O_DIRECT is not supported here (" + why + "): buffered I/O, and writes end with fsync");
 
   std::vector<JobSpec> jobs;
@@ -82,7 +86,7 @@ int QuickCommand(const QuickCommandOptions& options) {
       job.qd = test.qd;
       job.threads = 1;
       job.direct = direct;
-      job.fsync = !direct && !target.is_null();
+      job.fsync = !direct && local;
       if (Status s = job.Validate(); !s.ok()) return ReportFailure(s);
       if (Status s = target.Check(job); !s.ok()) return ReportFailure(s);
       jobs.push_back(job);

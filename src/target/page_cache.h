@@ -13,6 +13,7 @@ namespace nasperf {
 struct CacheDropReport {
   std::string method;         // "fsync + posix_fadvise(DONTNEED)" [+ " + /proc/sys/vm/drop_caches"]
   double resident_pct = 0;    // share of the file still in this machine's page cache afterwards
+  bool dropped = true;        // false: nothing here was cached (method says why)
 };
 
 // Share (0..100) of the first `bytes` of the open file that are in the page cache,

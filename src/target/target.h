@@ -56,7 +56,9 @@ class Target {
   // Drops the target's own files from the page cache before a read that follows writes
   // (see target/page_cache.h) and reports the most any file kept cached. Targets that
   // hold no cached data (null:, devices read with O_DIRECT) report nothing to drop.
-  virtual Result<CacheDropReport> DropCache(bool system_wide) { return CacheDropReport{"nothing to drop", 0}; }
+  virtual Result<CacheDropReport> DropCache(bool system_wide) {
+    return CacheDropReport{"nothing of it is in this machine's page cache", 0, false};
+  }
   // Protocol targets: how the server was reached (known once Check has connected).
   virtual std::optional<ProtocolFacts> protocol_facts() const { return std::nullopt; }
 };

@@ -24,7 +24,7 @@ class IscsiTarget final : public Target {
   Status Check(const JobSpec& job) override;
   Result<std::vector<WorkerFile>> Open(const JobSpec& job) override;
   Result<CacheDropReport> DropCache(bool) override {
-    return CacheDropReport{"none needed: libiscsi has no client cache (the target's own cache is not dropped)", 0};
+    return CacheDropReport{"libiscsi has no client cache (the target's own cache is not dropped)", 0, false};
   }
 
   // iSCSI to HOST[:PORT], "IQN/LUN", the LUN's capacity and block size; nullopt until

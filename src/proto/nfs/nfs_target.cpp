@@ -171,7 +171,7 @@ std::optional<ProtocolFacts> NfsTarget::protocol_facts() const {
 Result<CacheDropReport> NfsTarget::DropCache(bool) {
   // Nothing on this side holds the data; what the NAS keeps in its RAM only --nas-ram
   // (or an agent) can tell.
-  return CacheDropReport{"none needed: libnfs has no client cache (the NAS's own cache is not dropped)", 0};
+  return CacheDropReport{"libnfs has no client cache (the NAS's own cache is not dropped)", 0, false};
 }
 
 }  // namespace nasperf

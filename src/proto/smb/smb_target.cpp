@@ -170,7 +170,7 @@ Result<uint64_t> SmbTarget::FreeBytes() {
 }
 
 Result<CacheDropReport> SmbTarget::DropCache(bool) {
-  return CacheDropReport{"none needed: libsmbclient has no client cache (the NAS's own cache is not dropped)", 0};
+  return CacheDropReport{"libsmbclient has no client cache (the NAS's own cache is not dropped)", 0, false};
 }
 
 std::optional<ProtocolFacts> SmbTarget::protocol_facts() const {
