@@ -103,7 +103,6 @@ const std::vector<OptionCase>& OptionCases() {
        {{"--verify", "--pattern"}, {}}},
       {"SmbUrlWithoutShare", {"run", "smb://nas", "--size", "1m"}, {{"smb://nas", "share"}, {}}},
       {"NfsUrlWithoutExport", {"run", "nfs://nas", "--size", "1m"}, {{"nfs://nas", "export"}, {}}},
-      {"SmbSeveralThreads", {"run", "smb://nas/share", "--threads", "2", "--size", "1m"}, {{"--threads"}, {}}},
       {"MissingDirectory", {"run", "DIR/missing", "--size", "1m"}, {{}, {"TARGET", "DIR/missing"}}},
       {"MissingDirectoryWrite",
        {"run", "DIR/missing/deeper", "--rw", "write", "--size", "1m"},

@@ -43,6 +43,9 @@ struct RemoteFile {
   std::string path;      // the file inside the share or export ("/dir/.nasperf-1-0.dat")
   std::string user, domain, password;  // credentials; never printed or stored
   uint32_t connect_timeout_ms = 10000;
+  // smb: the session runs in a helper process (several workers; libsmbclient is not
+  // thread-safe).
+  bool own_process = false;
 };
 
 // What a worker hands its engine: one open file (or device), and the I/O buffers.

@@ -1,6 +1,9 @@
 // CliMain: the CLI11 application, and the one place exceptions are caught.
 #include "cli/cli.h"
 
+#include <sys/prctl.h>
+
+#include <csignal>
 #include <cstdio>
 #include <exception>
 
@@ -13,6 +16,7 @@
 #include "cli/results_command.h"
 #include "nasperf/version.h"
 #include "platform/signals.h"
+#include "proto/smb/smb_io_helper.h"
 
 namespace nasperf {
 
@@ -95,6 +99,11 @@ int CliMain(int argc, char** argv) {
   info_cmd->add_option("TARGET", info_target, "a path, block device or null: (default .)");
   info_cmd->add_flag("--json", info_json, "JSON on stdout");
 
+  // Not for users: the process that holds one SMB session when several workers run
+  // (src/proto/smb/smb_io_helper.h). Its socket is fd 3, its shared buffers fd 4.
+  CLI::App* smb_helper_cmd = app.add_subcommand("smb-io-helper", "");
+  smb_helper_cmd->group("");
+
   net.common.command_line = run.common.command_line = quick.common.command_line = sweep.common.command_line = results.common.command_line = report.filters.common.command_line =
       RedactedCommandLine(argc, argv);
   try {
@@ -130,6 +139,13 @@ int CliMain(int argc, char** argv) {
   InstallInterruptHandler();
   try {
     if (*run_cmd) return RunCommand(run);
+    if (*smb_helper_cmd) {
+      // Ctrl-C reaches the whole process group; the parent decides what it means and
+      // closes the socket, which ends this process after the request in flight.
+      std::signal(SIGINT, SIG_IGN);
+      ::prctl(PR_SET_PDEATHSIG, SIGTERM);
+      return RunSmbIoHelper(3, 4);
+    }
     if (*quick_cmd) return QuickCommand(quick);
     if (*agent_cmd) return AgentCommand(agent);
     if (*net_cmd) return NetCommand(net);

@@ -39,6 +39,23 @@ check "smbd sees SMB3_11 sessions whose data is not signed, as reported" python3
 rows = [l.split() for l in open('$work/smbstatus.txt') if 'SMB3_11' in l]
 assert rows and all(r[-1] == '-' or r[-1].startswith('partial(') for r in rows), rows"
 
+# Two streams: libsmbclient is not thread-safe, so each worker's session runs in a helper
+# process of its own; every byte written is read back and checked, and no helper outlives
+# the run.
+"$nasperf" run "$url" --password-file "$password_file" --threads 2 --rw write --bs 1m --size 32m --verify \
+  --json --no-store >"$work/threads.json" 2>"$work/threads.err" || true
+check "two SMB streams: 2 x 32 MiB written, all read back as written, one connection each" python3 -c "
+import json; r = json.load(open('$work/threads.json'))['runs'][0]
+assert not r['partial'], r.get('error'); assert r['job']['threads'] == 2, r['job']
+assert r['write']['bytes'] == 2 * 32 * 2**20 and r['verified_bytes'] == 2 * 32 * 2**20, (r['write'], r.get('verified_bytes'))
+assert '2 connections' in r['protocol']['options']['client'], r['protocol']"
+"$nasperf" run "$url" --password-file "$password_file" --threads 2 --rw read --bs 1m --size 32m --json --no-store \
+  >"$work/threads-read.json" 2>>"$work/threads.err" || true
+threads_read="$(mb_per_s "$work/threads-read.json" read 2>/dev/null || echo 0)"
+check "two SMB streams read at 1 Gbit/s: $threads_read MB/s, within 60..125" between "$threads_read" 60 125
+check "no SMB helper process left" bash -c "! ps -eo args | grep -q '^[^ ]*nasperf smb-io-helper'"
+[ ! -s "$work/threads.err" ] || sed 's/^/threads: /' "$work/threads.err" >&2
+
 check "no .nasperf file left in the share" bash -c "! compgen -G '$share_dir/.nasperf-*' >/dev/null"
 
 (umask 077; echo wrong-password >"$work/wrong")

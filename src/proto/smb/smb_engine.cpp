@@ -4,22 +4,27 @@
 #include <fcntl.h>
 
 #include <cerrno>
+#include <cstring>
 
 namespace nasperf {
 
 Status SmbEngine::open(const EngineOpenParams& params) {
   if (!params.remote) return Status::BadInput("the smb engine needs an smb:// target");
   const RemoteFile& r = *params.remote;
+  buffers_ = params.buffers;
+  done_.Reserve(params.queue_depth);
+  path_ = r.path;
+  if (r.own_process) {
+    helper_ = std::make_unique<SmbHelperProcess>();
+    return helper_->Start(r, static_cast<uint32_t>(params.buffers.size()), params.buffer_bytes);
+  }
   SmbEndpoint endpoint{r.server, r.port, r.share, r.domain, r.user, r.password, r.connect_timeout_ms};
   Result<SmbSession> session = SmbSession::Connect(endpoint);
   if (!session.ok()) return session.status();
   session_.emplace(std::move(session).value());
-  path_ = r.path;
   Result<_SMBCFILE*> file = session_->Open(path_, O_RDWR, 0);
   if (!file.ok()) return file.status();
   file_ = file.value();
-  buffers_ = params.buffers;
-  done_.Reserve(params.queue_depth);
   return Status::Ok();
 }
 
@@ -27,21 +32,18 @@ Result<size_t> SmbEngine::submit(std::span<const IoRequest> requests) {
   size_t accepted = 0;
   for (const IoRequest& r : requests) {
     if (done_.Full()) break;
-    std::byte* buf = buffers_[r.slot];
-    // libsmbclient moves the whole length unless the file ends or the session fails.
-    uint64_t moved = 0;
-    int64_t result = 0;
-    while (moved < r.length) {
-      ssize_t n = r.dir == IoDir::kRead ? session_->ReadAt(file_, r.offset + moved, buf + moved, r.length - moved)
-                                        : session_->WriteAt(file_, r.offset + moved, buf + moved, r.length - moved);
-      if (n < 0) {
-        result = n;
-        break;
-      }
-      if (n == 0) break;
-      moved += static_cast<uint64_t>(n);
+    const bool write = r.dir == IoDir::kWrite;
+    int64_t result;
+    if (helper_) {
+      // The session is in the helper process: data crosses through its shared buffer.
+      std::byte* shared = helper_->buffer(r.slot);
+      if (write) std::memcpy(shared, buffers_[r.slot], r.length);
+      result = helper_->Call({r.offset, r.length, r.slot, write ? kHelperWrite : kHelperRead, 0});
+      if (!write && result > 0) std::memcpy(buffers_[r.slot], shared, static_cast<size_t>(result));
+    } else {
+      result = session_->Transfer(file_, write, r.offset, buffers_[r.slot], r.length);
     }
-    done_.Push({r.slot, result < 0 ? result : static_cast<int64_t>(moved)});
+    done_.Push({r.slot, result});
     ++accepted;
   }
   return accepted;
@@ -52,6 +54,12 @@ Result<size_t> SmbEngine::reap(std::span<IoCompletion> out, size_t, std::chrono:
 }
 
 Status SmbEngine::sync() {
+  if (helper_) {
+    int64_t rc = helper_->Call({0, 0, 0, kHelperSync, 0});
+    return rc < 0 ? Status::Io("smb: reopening " + path_ + " after the writes: " + std::strerror(static_cast<int>(-rc)),
+                               static_cast<int>(-rc))
+                  : Status::Ok();
+  }
   // libsmbclient has no fsync (no SMB2 FLUSH call): closing the handle is the most it
   // offers, and it makes the server's writes visible, not durable. The target's notes
   // say so; reopen so the engine stays usable.
@@ -65,6 +73,7 @@ Status SmbEngine::sync() {
 }
 
 void SmbEngine::close() {
+  helper_.reset();
   if (file_ && session_) session_->Close(file_);
   file_ = nullptr;
   session_.reset();

@@ -1,14 +1,16 @@
 // The smb engine: libsmbclient's read and write, one I/O at a time (the library has no
-// asynchronous calls; it pipelines one large read or write itself). One worker thread
-// (the target refuses more: libsmbclient is not thread-safe), its own context and TCP
-// connection made in open().
+// asynchronous calls; it pipelines one large read or write itself). Its own context and
+// TCP connection, made in open(): in this process for one worker thread, in a helper
+// process of its own for several (libsmbclient is not thread-safe; smb_io_helper.h).
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 
 #include "engine/completion_queue.h"
 #include "nasperf/engine.h"
+#include "proto/smb/smb_io_helper.h"
 #include "proto/smb/smb_session.h"
 
 namespace nasperf {
@@ -25,6 +27,7 @@ class SmbEngine final : public Engine {
   void close() override;
 
  private:
+  std::unique_ptr<SmbHelperProcess> helper_;  // several workers: the session lives there
   std::optional<SmbSession> session_;
   _SMBCFILE* file_ = nullptr;
   std::string path_;

@@ -95,6 +95,19 @@ ssize_t SmbSession::WriteAt(SMBCFILE* file, uint64_t offset, const void* buffer,
   return n < 0 ? -(errno ? errno : EIO) : n;
 }
 
+int64_t SmbSession::Transfer(SMBCFILE* file, bool write, uint64_t offset, std::byte* buffer, size_t length) const {
+  // libsmbclient moves the whole length unless the file ends or the session fails.
+  uint64_t moved = 0;
+  while (moved < length) {
+    ssize_t n = write ? WriteAt(file, offset + moved, buffer + moved, length - moved)
+                      : ReadAt(file, offset + moved, buffer + moved, length - moved);
+    if (n < 0) return n;
+    if (n == 0) break;
+    moved += static_cast<uint64_t>(n);
+  }
+  return static_cast<int64_t>(moved);
+}
+
 int SmbSession::Unlink(const std::string& path) const {
   std::string url = UrlFor(path);
   return smbc_getFunctionUnlink(get())(get(), url.c_str()) == 0 ? 0 : -(errno ? errno : EIO);

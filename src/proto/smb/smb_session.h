@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -46,6 +47,8 @@ class SmbSession {
   // Returns the bytes moved (short only at the end of a file) or -errno.
   ssize_t ReadAt(_SMBCFILE* file, uint64_t offset, void* buffer, size_t length) const;
   ssize_t WriteAt(_SMBCFILE* file, uint64_t offset, const void* buffer, size_t length) const;
+  // One whole request: bytes moved (fewer only at the end of the file) or -errno.
+  int64_t Transfer(_SMBCFILE* file, bool write, uint64_t offset, std::byte* buffer, size_t length) const;
   int Unlink(const std::string& path) const;  // 0 or -errno
   // Whether `path` is a directory, a file's size, and the share's free bytes (0: not reported).
   Result<bool> IsDirectory(const std::string& path) const;

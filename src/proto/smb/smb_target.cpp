@@ -69,12 +69,8 @@ Status SmbTarget::Connect() {
 Status SmbTarget::Check(const JobSpec& job) {
   if (job.engine != "auto" && job.engine != "smb")
     return Status::BadInput("--engine: smb:// targets always use the smb engine (libsmbclient); drop --engine " + job.engine);
-  // Samba 4.17's libsmbclient aborts (talloc, inside tevent) when two threads use two
-  // contexts at once: measured, and the library documents no thread support.
-  if (job.threads > 1)
-    return Status::BadInput("--threads: smb:// runs one thread (libsmbclient is not thread-safe); run several "
-                            "nasperf processes for parallel streams");
   if (Status s = Connect(); !s.ok()) return s;
+  threads_ = job.threads;
   const std::string dir = directory_.empty() ? "/" : directory_;
   Result<bool> is_dir = session_->IsDirectory(dir);
   if (!is_dir.ok()) return is_dir.status();
@@ -123,6 +119,10 @@ Result<std::vector<WorkerFile>> SmbTarget::Open(const JobSpec& job) {
     remote->domain = endpoint_.domain;
     remote->password = endpoint_.password;
     remote->connect_timeout_ms = endpoint_.timeout_ms;
+    // Samba 4.17's libsmbclient aborts (talloc, inside tevent) when two threads use two
+    // contexts at once: several workers each get a helper process (smb_io_helper.h).
+    remote->own_process = job.threads > 1;
+    threads_ = job.threads;
     out.push_back(WorkerFile{ScopedFd(), 0, job.size, std::move(remote)});
   }
   return out;
@@ -195,7 +195,9 @@ std::optional<ProtocolFacts> SmbTarget::protocol_facts() const {
   } else if (!negotiate_error_.empty()) {
     f.options.emplace_back("dialect", "unknown: " + negotiate_error_);
   }
-  f.options.emplace_back("client", "libsmbclient, synchronous, one connection");
+  f.options.emplace_back("client", threads_ > 1 ? "libsmbclient, synchronous, " + std::to_string(threads_) +
+                                                   " connections (one helper process each)"
+                                             : std::string("libsmbclient, synchronous, one connection"));
   // libsmbclient has no flush call: what a write test measures reached the server, not
   // necessarily its disks.
   f.options.emplace_back("flush", "not available (libsmbclient): written data may still be in the NAS's RAM");

@@ -1,0 +1,238 @@
+// The SMB helper process and its parent-side handle. The helper runs an in-process
+// SmbEngine on the shared buffers; the parent's SmbEngine forwards each request to it.
+#include "proto/smb/smb_io_helper.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "proto/smb/smb_engine.h"
+
+extern char** environ;
+
+namespace nasperf {
+namespace {
+
+// The setup frame's JSON is a few hundred bytes; anything near this is not ours.
+constexpr uint32_t kMaxSetupBytes = 64 << 10;
+
+bool WriteAll(int fd, const void* data, size_t bytes) {
+  const char* p = static_cast<const char*>(data);
+  while (bytes > 0) {
+    ssize_t n = ::send(fd, p, bytes, MSG_NOSIGNAL);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    p += n;
+    bytes -= static_cast<size_t>(n);
+  }
+  return true;
+}
+
+// Reads exactly `bytes`, waiting at most `timeout_ms` for each part (-1: forever).
+// Returns false on EOF, error or timeout.
+bool ReadAll(int fd, void* data, size_t bytes, int timeout_ms) {
+  char* p = static_cast<char*>(data);
+  while (bytes > 0) {
+    pollfd pfd{fd, POLLIN, 0};
+    int ready = ::poll(&pfd, 1, timeout_ms);
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready <= 0) return false;
+    ssize_t n = ::recv(fd, p, bytes, 0);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    p += n;
+    bytes -= static_cast<size_t>(n);
+  }
+  return true;
+}
+
+bool SendReady(int fd, const Status& status) {
+  int32_t kind = static_cast<int32_t>(status.kind());
+  std::string text = status.message();
+  uint32_t length = static_cast<uint32_t>(text.size());
+  return WriteAll(fd, &kind, sizeof kind) && WriteAll(fd, &length, sizeof length) &&
+         WriteAll(fd, text.data(), text.size());
+}
+
+Status StatusOfKind(int32_t kind, std::string message) {
+  switch (static_cast<ErrorKind>(kind)) {
+    case ErrorKind::kNone: return Status::Ok();
+    case ErrorKind::kBadInput: return Status::BadInput(std::move(message));
+    case ErrorKind::kUnavailable: return Status::Unavailable(std::move(message));
+    default: return Status::Io(std::move(message));
+  }
+}
+
+int Malformed(const std::string& what) {
+  std::fprintf(stderr, "nasperf smb-io-helper: %s\n", what.c_str());
+  return 2;
+}
+
+}  // namespace
+
+int RunSmbIoHelper(int socket, int shared_memory) {
+  uint32_t length = 0;
+  if (!ReadAll(socket, &length, sizeof length, -1)) return Malformed("no setup frame on the socket");
+  if (length == 0 || length > kMaxSetupBytes) return Malformed("setup frame of " + std::to_string(length) + " bytes");
+  std::string text(length, '\0');
+  if (!ReadAll(socket, text.data(), length, -1)) return Malformed("setup frame cut short");
+  RemoteFile file;
+  uint32_t slots = 0;
+  uint64_t buffer_bytes = 0;
+  try {
+    nlohmann::json j = nlohmann::json::parse(text);
+    file.server = j.at("server").get<std::string>();
+    file.port = j.at("port").get<uint16_t>();
+    file.share = j.at("share").get<std::string>();
+    file.path = j.at("path").get<std::string>();
+    file.user = j.at("user").get<std::string>();
+    file.domain = j.at("domain").get<std::string>();
+    file.password = j.at("password").get<std::string>();
+    file.connect_timeout_ms = j.at("timeout_ms").get<uint32_t>();
+    slots = j.at("slots").get<uint32_t>();
+    buffer_bytes = j.at("buffer_bytes").get<uint64_t>();
+  } catch (const nlohmann::json::exception& e) {
+    return Malformed(std::string("setup frame is not nasperf's: ") + e.what());
+  }
+  if (slots == 0 || slots > 1024 || buffer_bytes == 0 || buffer_bytes > (uint64_t{1} << 30))
+    return Malformed("setup frame asks for " + std::to_string(slots) + " buffers of " + std::to_string(buffer_bytes) +
+                     " bytes");
+  const size_t memory_bytes = static_cast<size_t>(slots) * buffer_bytes;
+  void* memory = ::mmap(nullptr, memory_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, shared_memory, 0);
+  if (memory == MAP_FAILED) {
+    SendReady(socket, Status::Io(std::string("smb helper: cannot map the shared buffers: ") + std::strerror(errno)));
+    return 1;
+  }
+  std::vector<std::byte*> buffers(slots);
+  for (uint32_t i = 0; i < slots; ++i) buffers[i] = static_cast<std::byte*>(memory) + static_cast<size_t>(i) * buffer_bytes;
+
+  SmbEngine engine;
+  EngineOpenParams params;
+  params.remote = &file;
+  params.buffers = std::span<std::byte*>(buffers.data(), buffers.size());
+  params.buffer_bytes = buffer_bytes;
+  params.queue_depth = 1;
+  Status opened = engine.open(params);
+  if (!SendReady(socket, opened) || !opened.ok()) return opened.ok() ? 1 : 0;
+
+  HelperRequest request;
+  while (ReadAll(socket, &request, sizeof request, -1)) {
+    int64_t result = 0;
+    if (request.op == kHelperSync) {
+      Status s = engine.sync();
+      result = s.ok() ? 0 : -(s.err() ? s.err() : EIO);
+    } else if (request.op > kHelperWrite || request.slot >= slots || request.length > buffer_bytes) {
+      return Malformed("request out of range (op " + std::to_string(request.op) + ", slot " +
+                       std::to_string(request.slot) + ", " + std::to_string(request.length) + " bytes)");
+    } else {
+      IoRequest io{request.offset, request.length, request.op == kHelperWrite ? IoDir::kWrite : IoDir::kRead,
+                   request.slot};
+      IoCompletion done{};
+      Result<size_t> submitted = engine.submit(std::span<const IoRequest>(&io, 1));
+      Result<size_t> reaped = engine.reap(std::span<IoCompletion>(&done, 1), 1, std::chrono::microseconds(0));
+      result = submitted.ok() && reaped.ok() && reaped.value() == 1 ? done.result : -EIO;
+    }
+    if (!WriteAll(socket, &result, sizeof result)) break;
+  }
+  engine.close();
+  return 0;
+}
+
+Status SmbHelperProcess::Start(const RemoteFile& file, uint32_t slots, uint64_t buffer_bytes) {
+  buffer_bytes_ = buffer_bytes;
+  memory_bytes_ = static_cast<size_t>(slots) * buffer_bytes;
+  // Each I/O waits for the library's own timeout; a helper silent well past it is lost.
+  timeout_ms_ = static_cast<int>(file.connect_timeout_ms) + 5000;
+  ScopedFd shared(::memfd_create("nasperf-smb-buffers", MFD_CLOEXEC));
+  if (!shared.valid()) return ErrnoStatus("memfd_create", "", errno);
+  if (::ftruncate(shared.get(), static_cast<off_t>(memory_bytes_)) != 0)
+    return ErrnoStatus("ftruncate", "shared SMB buffers", errno);
+  void* memory = ::mmap(nullptr, memory_bytes_, PROT_READ | PROT_WRITE, MAP_SHARED, shared.get(), 0);
+  if (memory == MAP_FAILED) return ErrnoStatus("mmap", "shared SMB buffers", errno);
+  memory_ = static_cast<std::byte*>(memory);
+
+  int pair[2];
+  if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0) return ErrnoStatus("socketpair", "", errno);
+  socket_ = ScopedFd(pair[0]);
+  ScopedFd theirs(pair[1]);
+  // The helper gets its socket as fd 3 and the buffers as fd 4; dup2 clears CLOEXEC. The
+  // sources move above 4 first, so neither dup2 overwrites the other's source.
+  ScopedFd socket_source(::fcntl(theirs.get(), F_DUPFD_CLOEXEC, 10));
+  ScopedFd memory_source(::fcntl(shared.get(), F_DUPFD_CLOEXEC, 10));
+  if (!socket_source.valid() || !memory_source.valid()) return ErrnoStatus("fcntl(F_DUPFD)", "", errno);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, socket_source.get(), 3);
+  posix_spawn_file_actions_adddup2(&actions, memory_source.get(), 4);
+  char self[] = "/proc/self/exe";
+  char verb[] = "smb-io-helper";
+  char* argv[] = {self, verb, nullptr};
+  int rc = ::posix_spawn(&pid_, "/proc/self/exe", &actions, nullptr, argv, environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (rc != 0) {
+    pid_ = -1;
+    return ErrnoStatus("starting the SMB helper process", "", rc);
+  }
+  theirs.reset();
+
+  nlohmann::json setup = {{"server", file.server},         {"port", file.port},
+                          {"share", file.share},           {"path", file.path},
+                          {"user", file.user},             {"domain", file.domain},
+                          {"password", file.password},     {"timeout_ms", file.connect_timeout_ms},
+                          {"slots", slots},                {"buffer_bytes", buffer_bytes}};
+  std::string text = setup.dump();
+  uint32_t length = static_cast<uint32_t>(text.size());
+  int32_t kind = 0;
+  uint32_t message_bytes = 0;
+  // Connecting takes up to the connect timeout, plus the helper's own start.
+  if (!WriteAll(socket_.get(), &length, sizeof length) || !WriteAll(socket_.get(), text.data(), text.size()) ||
+      !ReadAll(socket_.get(), &kind, sizeof kind, timeout_ms_) ||
+      !ReadAll(socket_.get(), &message_bytes, sizeof message_bytes, timeout_ms_) || message_bytes > kMaxSetupBytes)
+    return Status::Io("smb: the SMB helper process for " + file.server + " ended before connecting");
+  std::string message(message_bytes, '\0');
+  if (!ReadAll(socket_.get(), message.data(), message_bytes, timeout_ms_))
+    return Status::Io("smb: the SMB helper process for " + file.server + " ended before connecting");
+  return StatusOfKind(kind, std::move(message));
+}
+
+int64_t SmbHelperProcess::Call(const HelperRequest& request) {
+  int64_t result = 0;
+  if (!socket_.valid() || !WriteAll(socket_.get(), &request, sizeof request) ||
+      !ReadAll(socket_.get(), &result, sizeof result, timeout_ms_))
+    return -EPIPE;
+  return result;
+}
+
+void SmbHelperProcess::Stop() {
+  socket_.reset();  // the helper sees EOF, closes its file and session, and exits
+  if (pid_ > 0) {
+    // It finishes the request in flight first, which the library bounds by the timeout;
+    // one stuck past that is ended (our own child, by its PID).
+    int status = 0;
+    for (int waited_ms = 0; ::waitpid(pid_, &status, WNOHANG) == 0; waited_ms += 10) {
+      if (waited_ms >= timeout_ms_) {
+        ::kill(pid_, SIGKILL);
+        ::waitpid(pid_, &status, 0);
+        break;
+      }
+      ::usleep(10000);
+    }
+    pid_ = -1;
+  }
+  if (memory_) ::munmap(memory_, memory_bytes_);
+  memory_ = nullptr;
+}
+
+}  // namespace nasperf
