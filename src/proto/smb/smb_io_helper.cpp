@@ -8,6 +8,7 @@
 #include <spawn.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -110,6 +111,9 @@ int RunSmbIoHelper(int socket, int shared_memory) {
     return Malformed("setup frame asks for " + std::to_string(slots) + " buffers of " + std::to_string(buffer_bytes) +
                      " bytes");
   const size_t memory_bytes = static_cast<size_t>(slots) * buffer_bytes;
+  struct stat shared {};
+  if (::fstat(shared_memory, &shared) != 0 || static_cast<uint64_t>(shared.st_size) < memory_bytes)
+    return Malformed("the shared buffers (fd " + std::to_string(shared_memory) + ") are smaller than the setup frame says");
   void* memory = ::mmap(nullptr, memory_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, shared_memory, 0);
   if (memory == MAP_FAILED) {
     SendReady(socket, Status::Io(std::string("smb helper: cannot map the shared buffers: ") + std::strerror(errno)));

@@ -90,6 +90,15 @@ TEST(SmbIoHelper, SetupAskingForImpossibleBuffersIsExit2) {
   }
 }
 
+TEST(SmbIoHelper, SharedBuffersSmallerThanTheSetupSaysIsExit2) {
+  HelperUnderTest h;  // 1 MiB of shared memory
+  nlohmann::json setup = GoodSetup();
+  setup["slots"] = 32;
+  setup["buffer_bytes"] = 1 << 20;
+  h.SendSetup(setup.dump());
+  EXPECT_EQ(h.Finish(), 2);
+}
+
 TEST(SmbIoHelper, UnreachableServerIsReportedInTheReadyFrame) {
   HelperUnderTest h;
   h.SendSetup(GoodSetup().dump());
