@@ -75,9 +75,11 @@ std::string NetRunTable(const RunResult& run) {
 std::string RunTable(const RunResult& run) {
   if (run.engine == "net") return NetRunTable(run);
   const JobSpec& job = run.job;
+  // A protocol engine's library keeps no client cache: neither word would be true.
+  const char* io = run.protocol ? "no client cache" : job.direct ? "direct" : "buffered";
   std::string out = fmt::format("{} {} QD{} T{} on {} — {}, {}{}, {} per thread{}\n", ToString(job.rw),
-                                FormatSize(job.bs), job.qd, job.threads, run.target, run.engine,
-                                job.direct ? "direct" : "buffered", job.fsync ? " + fsync" : "",
+                                FormatSize(job.bs), job.qd, job.threads, run.target, run.engine, io,
+                                job.fsync ? " + fsync" : "",
                                 FormatSize(job.size), run.partial ? "  [PARTIAL]" : "");
   out += ProtocolLine(run);
   out += fmt::format("{:<6} {:>10} {:>11} {:>9} {:>9} {:>9} {:>9} {:>9} {:>10}\n", "", "MB/s", "IOPS", "mean us",
