@@ -3,12 +3,12 @@
 #include "proto/smb/smb_io_helper.h"
 
 #include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -41,15 +41,11 @@ bool WriteAll(int fd, const void* data, size_t bytes) {
   return true;
 }
 
-// Reads exactly `bytes`, waiting at most `timeout_ms` for each part (-1: forever).
-// Returns false on EOF, error or timeout.
-bool ReadAll(int fd, void* data, size_t bytes, int timeout_ms) {
+// Reads exactly `bytes`. False on EOF, error, or the socket's receive timeout
+// (SO_RCVTIMEO, set on the parent's side only: the helper waits for its parent).
+bool ReadAll(int fd, void* data, size_t bytes) {
   char* p = static_cast<char*>(data);
   while (bytes > 0) {
-    pollfd pfd{fd, POLLIN, 0};
-    int ready = ::poll(&pfd, 1, timeout_ms);
-    if (ready < 0 && errno == EINTR) continue;
-    if (ready <= 0) return false;
     ssize_t n = ::recv(fd, p, bytes, 0);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) return false;
@@ -85,10 +81,10 @@ int Malformed(const std::string& what) {
 
 int RunSmbIoHelper(int socket, int shared_memory) {
   uint32_t length = 0;
-  if (!ReadAll(socket, &length, sizeof length, -1)) return Malformed("no setup frame on the socket");
+  if (!ReadAll(socket, &length, sizeof length)) return Malformed("no setup frame on the socket");
   if (length == 0 || length > kMaxSetupBytes) return Malformed("setup frame of " + std::to_string(length) + " bytes");
   std::string text(length, '\0');
-  if (!ReadAll(socket, text.data(), length, -1)) return Malformed("setup frame cut short");
+  if (!ReadAll(socket, text.data(), length)) return Malformed("setup frame cut short");
   RemoteFile file;
   uint32_t slots = 0;
   uint64_t buffer_bytes = 0;
@@ -132,7 +128,7 @@ int RunSmbIoHelper(int socket, int shared_memory) {
   if (!SendReady(socket, opened) || !opened.ok()) return opened.ok() ? 1 : 0;
 
   HelperRequest request;
-  while (ReadAll(socket, &request, sizeof request, -1)) {
+  while (ReadAll(socket, &request, sizeof request)) {
     int64_t result = 0;
     if (request.op == kHelperSync) {
       Status s = engine.sync();
@@ -170,6 +166,11 @@ Status SmbHelperProcess::Start(const RemoteFile& file, uint32_t slots, uint64_t 
   int pair[2];
   if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0) return ErrnoStatus("socketpair", "", errno);
   socket_ = ScopedFd(pair[0]);
+  // Each answer is waited for with one recv: the timeout lives on the socket, so an I/O
+  // costs a send and a recv, no poll.
+  timeval wait{timeout_ms_ / 1000, (timeout_ms_ % 1000) * 1000};
+  if (::setsockopt(socket_.get(), SOL_SOCKET, SO_RCVTIMEO, &wait, sizeof wait) != 0)
+    return ErrnoStatus("setsockopt(SO_RCVTIMEO)", "SMB helper socket", errno);
   ScopedFd theirs(pair[1]);
   // The helper gets its socket as fd 3 and the buffers as fd 4; dup2 clears CLOEXEC. The
   // sources move above 4 first, so neither dup2 overwrites the other's source.
@@ -202,11 +203,11 @@ Status SmbHelperProcess::Start(const RemoteFile& file, uint32_t slots, uint64_t 
   uint32_t message_bytes = 0;
   // Connecting takes up to the connect timeout, plus the helper's own start.
   if (!WriteAll(socket_.get(), &length, sizeof length) || !WriteAll(socket_.get(), text.data(), text.size()) ||
-      !ReadAll(socket_.get(), &kind, sizeof kind, timeout_ms_) ||
-      !ReadAll(socket_.get(), &message_bytes, sizeof message_bytes, timeout_ms_) || message_bytes > kMaxSetupBytes)
+      !ReadAll(socket_.get(), &kind, sizeof kind) ||
+      !ReadAll(socket_.get(), &message_bytes, sizeof message_bytes) || message_bytes > kMaxSetupBytes)
     return Status::Io("smb: the SMB helper process for " + file.server + " ended before connecting");
   std::string message(message_bytes, '\0');
-  if (!ReadAll(socket_.get(), message.data(), message_bytes, timeout_ms_))
+  if (!ReadAll(socket_.get(), message.data(), message_bytes))
     return Status::Io("smb: the SMB helper process for " + file.server + " ended before connecting");
   return StatusOfKind(kind, std::move(message));
 }
@@ -214,7 +215,7 @@ Status SmbHelperProcess::Start(const RemoteFile& file, uint32_t slots, uint64_t 
 int64_t SmbHelperProcess::Call(const HelperRequest& request) {
   int64_t result = 0;
   if (!socket_.valid() || !WriteAll(socket_.get(), &request, sizeof request) ||
-      !ReadAll(socket_.get(), &result, sizeof result, timeout_ms_))
+      !ReadAll(socket_.get(), &result, sizeof result))
     return -EPIPE;
   return result;
 }

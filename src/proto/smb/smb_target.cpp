@@ -122,7 +122,6 @@ Result<std::vector<WorkerFile>> SmbTarget::Open(const JobSpec& job) {
     // Samba 4.17's libsmbclient aborts (talloc, inside tevent) when two threads use two
     // contexts at once: several workers each get a helper process (smb_io_helper.h).
     remote->own_process = job.threads > 1;
-    threads_ = job.threads;
     out.push_back(WorkerFile{ScopedFd(), 0, job.size, std::move(remote)});
   }
   return out;

@@ -54,7 +54,7 @@ class SmbTarget final : public SweepableTarget {
     uint64_t data_bytes = 0;
   };
   std::vector<OwnFile> files_;
-  uint32_t threads_ = 1;  // of the last job opened: one connection each
+  uint32_t threads_ = 1;  // of the last job checked: one connection each
 };
 
 }  // namespace nasperf
