@@ -14,6 +14,7 @@
 #include <fstream>
 #include <memory>
 #include <sstream>
+#include <string_view>
 
 namespace nasperf {
 namespace {
@@ -168,7 +169,32 @@ Status CheckNoSignature(const std::string& path) {
   return Refuse(path, "it holds a " + what + " signature");
 }
 
+Status CheckNoBackupGpt(const std::string& path) {
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return ErrnoStatus("cannot check for a backup GPT header: open", path, errno, ErrorKind::kIo);
+  uint64_t size_bytes = 0;
+  bool sized = ioctl(fd, BLKGETSIZE64, &size_bytes) == 0;
+  int err = errno;
+  bool found = sized && HasBackupGptHeader(fd, size_bytes);
+  close(fd);
+  if (!sized) return ErrnoStatus("cannot check for a backup GPT header: ioctl BLKGETSIZE64", path, err, ErrorKind::kIo);
+  if (found)
+    return Refuse(path, "it holds a backup GPT header in its last sector (a partition table whose start was wiped; "
+                        "zero its last MiB to reuse it)");
+  return Status::Ok();
+}
+
 }  // namespace
+
+bool HasBackupGptHeader(int fd, uint64_t size_bytes) {
+  for (uint64_t sector : {512u, 4096u}) {
+    if (fd < 0 || size_bytes < sector) continue;
+    char signature[8] = {};
+    if (pread(fd, signature, sizeof signature, static_cast<off_t>(size_bytes - sector)) != sizeof signature) continue;
+    if (std::string_view(signature, sizeof signature) == "EFI PART") return true;
+  }
+  return false;
+}
 
 bool IsBlockDevice(const std::string& path) {
   struct stat st {};
@@ -225,6 +251,7 @@ Status CheckDestructiveWriteAllowed(const std::string& path,
   if (status.ok()) status = CheckNotSwap(path, members.value());
   if (status.ok()) status = CheckNoHolders(path, members.value());
   if (status.ok()) status = CheckNoSignature(path);
+  if (status.ok()) status = CheckNoBackupGpt(path);
   if (!status.ok()) return status;
 
   // The kernel refuses O_EXCL while anything else (a mount, md, dm, another O_EXCL opener)

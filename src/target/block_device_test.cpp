@@ -143,6 +143,17 @@ TEST_F(LoopDeviceTest, PartitionTableIsRefused) {
   ExpectRefused(CheckDestructiveWriteAllowed(device_, {device_}), device_, "dos partition table");
 }
 
+// The first MiB wiped (protective MBR and primary GPT header gone), the backup header in
+// the last sector kept: libblkid sees nothing, the partitions' data is still there.
+TEST_F(LoopDeviceTest, BackupGptHeaderIsRefused) {
+  int fd = open(device_.c_str(), O_WRONLY);
+  ASSERT_GE(fd, 0) << std::strerror(errno);
+  EXPECT_EQ(pwrite(fd, "EFI PART", 8, kImageBytes - 512), 8);
+  EXPECT_EQ(fsync(fd), 0);
+  close(fd);
+  ExpectRefused(CheckDestructiveWriteAllowed(device_, {device_}), device_, "backup GPT header");
+}
+
 TEST_F(LoopDeviceTest, MountedIsRefused) {
   ASSERT_NO_FATAL_FAILURE(MakeExt4());
   if (IsSkipped()) return;
@@ -185,6 +196,31 @@ class PlainFileTest : public ::testing::Test {
   std::string dir_;
   std::string file_;
 };
+
+// A sparse image with `signature` written at `offset`.
+bool ImageHasBackupGpt(const std::string& path, uint64_t offset, const char* signature) {
+  std::ofstream(path, std::ios::trunc).close();
+  fs::resize_file(path, kImageBytes);
+  int fd = open(path.c_str(), O_RDWR);
+  if (fd < 0) return false;
+  if (signature != nullptr) {
+    EXPECT_EQ(pwrite(fd, signature, 8, static_cast<off_t>(offset)), 8);
+  }
+  bool found = HasBackupGptHeader(fd, kImageBytes);
+  close(fd);
+  return found;
+}
+
+TEST_F(PlainFileTest, BackupGptHeaderInTheLastSectorIsFound) {
+  const std::string image = dir_ + "/disk.img";
+  EXPECT_TRUE(ImageHasBackupGpt(image, kImageBytes - 512, "EFI PART")) << "512-byte sectors";
+  EXPECT_TRUE(ImageHasBackupGpt(image, kImageBytes - 4096, "EFI PART")) << "4096-byte sectors";
+  EXPECT_FALSE(ImageHasBackupGpt(image, 0, nullptr)) << "a blank image";
+  EXPECT_FALSE(ImageHasBackupGpt(image, kImageBytes - 1024, "EFI PART")) << "not at a last sector";
+  EXPECT_FALSE(ImageHasBackupGpt(image, kImageBytes - 512, "EFI PARU")) << "another signature";
+  EXPECT_FALSE(HasBackupGptHeader(-1, kImageBytes));
+  EXPECT_FALSE(HasBackupGptHeader(0, 100)) << "smaller than a sector";
+}
 
 TEST_F(PlainFileTest, IsNotABlockDevice) {
   EXPECT_FALSE(IsBlockDevice(file_));
