@@ -2,6 +2,7 @@
 #include "cli/report_command.h"
 
 #include <fcntl.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -13,32 +14,32 @@
 #include "platform/clock.h"
 #include "report/html_report.h"
 #include "report/report_data.h"
+#include "target/own_file.h"
 
 namespace nasperf {
 namespace {
 
 // Writes `text` to `path` through a temporary file beside it, so a failure leaves no
-// partial report and an existing file is replaced only by a complete one.
+// partial report and an existing file is replaced only by a complete one. The temporary
+// is one of nasperf's own files (run-unique name, O_EXCL): only it is ever removed.
 Status WriteAtomically(const std::string& path, const std::string& text) {
-  std::string temporary = path + ".nasperf-tmp-" + std::to_string(::getpid());
-  ScopedFd fd(::open(temporary.c_str(), O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0644));
-  if (!fd.valid()) return ErrnoStatus("-o: cannot write", path, errno, ErrorKind::kBadInput);
+  size_t slash = path.find_last_of('/');
+  std::string directory = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+  Result<OwnFile> temporary = OwnFile::Create(directory, "report", 0644, "tmp");
+  if (!temporary.ok()) return ErrnoStatus("-o: cannot write", path, temporary.status().err(), ErrorKind::kBadInput);
+  Result<ScopedFd> fd = temporary.value().Reopen(O_WRONLY);
+  if (!fd.ok()) return fd.status();
   size_t done = 0;
   while (done < text.size()) {
-    ssize_t n = ::write(fd.get(), text.data() + done, text.size() - done);
+    ssize_t n = ::write(fd.value().get(), text.data() + done, text.size() - done);
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      int err = n < 0 ? errno : EIO;
-      ::unlink(temporary.c_str());
-      return ErrnoStatus("write", path, err);
-    }
+    if (n <= 0) return ErrnoStatus("write", path, n < 0 ? errno : EIO);  // the temporary goes with `temporary`
     done += static_cast<size_t>(n);
   }
-  if (::fsync(fd.get()) != 0 || ::rename(temporary.c_str(), path.c_str()) != 0) {
-    int err = errno;
-    ::unlink(temporary.c_str());
-    return ErrnoStatus("write", path, err);
-  }
+  // The report is the user's file, not a nasperf test file: it keeps no ownership mark.
+  (void)::fremovexattr(fd.value().get(), kOwnMarkAttribute);
+  if (::fsync(fd.value().get()) != 0 || ::rename(temporary.value().path().c_str(), path.c_str()) != 0)
+    return ErrnoStatus("write", path, errno);
   return Status::Ok();
 }
 

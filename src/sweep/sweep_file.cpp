@@ -15,50 +15,58 @@
 
 namespace nasperf {
 
-SweepFile::SweepFile(std::string directory)
-    : directory_(directory), path_(directory + "/.nasperf-" + std::to_string(::getpid()) + "-sweep.dat") {}
+SweepFile::SweepFile(std::string directory) : directory_(directory), directory_path_(std::move(directory)) {}
 
-SweepFile::~SweepFile() {
-  if (exists_) ::unlink(path_.c_str());
-}
+SweepFile::~SweepFile() = default;  // file_ removes the file it created, and nothing else
 
 Status SweepFile::StartNewFile() {
-  if (::unlink(path_.c_str()) != 0 && errno != ENOENT) return ErrnoStatus("unlink", path_, errno);
-  exists_ = false;
-  ScopedFd fd(::open(path_.c_str(), O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0600));
-  if (!fd.valid()) return ErrnoStatus("create", path_, errno);
-  exists_ = true;
+  // Only the file this sweep created is removed; a new, exclusively created one follows.
+  if (file_) {
+    Status removed = file_->Remove();
+    file_.reset();
+    if (!removed.ok()) return removed;
+  }
+  Result<OwnFile> created = OwnFile::Create(directory_path_, "sweep");
+  if (!created.ok()) return created.status();
+  file_.emplace(std::move(created).value());
   return Status::Ok();
 }
 
 Status SweepFile::EnsureData(uint64_t bytes, const BufferPattern& pattern) {
-  struct stat st {};
-  if (exists_ && ::stat(path_.c_str(), &st) == 0 && static_cast<uint64_t>(st.st_size) >= bytes) return Status::Ok();
+  if (file_) {
+    Result<ScopedFd> fd = file_->Reopen(O_RDONLY);
+    struct stat st {};
+    if (fd.ok() && ::fstat(fd.value().get(), &st) == 0 && static_cast<uint64_t>(st.st_size) >= bytes)
+      return Status::Ok();
+  }
   if (Status s = StartNewFile(); !s.ok()) return s;
-  ScopedFd fd(::open(path_.c_str(), O_WRONLY | O_CLOEXEC));
-  if (!fd.valid()) return ErrnoStatus("open", path_, errno);
-  return LayOutFile(fd.get(), path_, bytes, pattern);
+  Result<ScopedFd> fd = file_->Reopen(O_WRONLY);
+  if (!fd.ok()) return fd.status();
+  return LayOutFile(fd.value().get(), file_->path(), bytes, pattern);
 }
 
-Result<uint64_t> SweepFile::FreeBytes() { return nasperf::FreeBytes(directory_.description()); }
+Result<uint64_t> SweepFile::FreeBytes() { return nasperf::FreeBytes(directory_path_); }
 
 Result<CacheDropReport> SweepFile::DropCache(bool system_wide) {
+  if (!file_) return ErrnoStatus("stat", "the sweep's test file in " + directory_path_, ENOENT);
+  Result<ScopedFd> fd = file_->Reopen(O_RDONLY);
+  if (!fd.ok()) return fd.status();
   struct stat st {};
-  if (::stat(path_.c_str(), &st) != 0) return ErrnoStatus("stat", path_, errno);
-  return DropFromPageCache(path_, static_cast<uint64_t>(st.st_size), system_wide);
+  if (::fstat(fd.value().get(), &st) != 0) return ErrnoStatus("stat", file_->path(), errno);
+  return DropFromPageCache(file_->path(), static_cast<uint64_t>(st.st_size), system_wide);
 }
 
 Result<std::vector<WorkerFile>> SweepFile::Open(const JobSpec& job) {
   if (DoesReads(job.rw)) {
     // Only whole records are read (and written), so a file of whole records is complete.
     if (Status s = EnsureData(job.size - job.size % job.bs, job.pattern); !s.ok()) return s;
-  } else if (!exists_) {
+  } else if (!file_) {
     if (Status s = StartNewFile(); !s.ok()) return s;
   }
-  ScopedFd fd(::open(path_.c_str(), OpenFlagsFor(job)));
-  if (!fd.valid()) return ErrnoStatus("open", path_, errno);
+  Result<ScopedFd> fd = file_->Reopen(OpenFlagsFor(job));
+  if (!fd.ok()) return fd.status();
   std::vector<WorkerFile> files;
-  files.push_back(WorkerFile{std::move(fd), 0, job.size, nullptr});
+  files.push_back(WorkerFile{std::move(fd).value(), 0, job.size, nullptr});
   return files;
 }
 

@@ -4,9 +4,11 @@
 // choice between it and a share (smb://, nfs://) for a sweep's TARGET.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "target/directory_target.h"
+#include "target/own_file.h"
 #include "target/page_cache.h"
 #include "target/target.h"
 
@@ -28,12 +30,13 @@ class SweepFile final : public SweepableTarget {
   Result<uint64_t> FreeBytes() override;
   bool client_caches() const override { return true; }
   Result<CacheDropReport> DropCache(bool system_wide) override;
-  const std::string& path() const { return path_; }
+  // The test file's path; empty until the first test creates it.
+  std::string path() const { return file_ ? file_->path() : std::string(); }
 
  private:
   DirectoryTarget directory_;
-  std::string path_;
-  bool exists_ = false;
+  std::string directory_path_;
+  std::optional<OwnFile> file_;  // the file this sweep created (target/own_file.h); only it is ever removed
 };
 
 // A sweep's TARGET: a local directory, smb:// or nfs:// (each checked when the sweep

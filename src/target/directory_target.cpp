@@ -15,31 +15,24 @@
 
 namespace nasperf {
 
-DirectoryTarget::~DirectoryTarget() {
-  for (const OwnFile& f : files_) ::unlink(f.path.c_str());
-}
-
-std::string DirectoryTarget::FilePath(uint32_t thread) const {
-  return path_ + "/.nasperf-" + std::to_string(::getpid()) + "-" + std::to_string(thread) + ".dat";
-}
+// Each OwnFile removes its file, if it still is the one created.
+DirectoryTarget::~DirectoryTarget() = default;
 
 Result<uint32_t> DirectoryTarget::Probe(bool direct) {
   static std::atomic<uint32_t> probes{0};
-  std::string probe = path_ + "/.nasperf-" + std::to_string(::getpid()) + "-probe" + std::to_string(probes++);
   // Created plainly first: some file systems (ramfs) create the file and only then
-  // refuse O_DIRECT, so the O_DIRECT test is a second open, and the unlink always runs.
-  ScopedFd created(::open(probe.c_str(), O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0600));
-  if (!created.valid())
-    return ErrnoStatus("TARGET: cannot create files in directory", path_, errno, ErrorKind::kBadInput);
-  created.reset();
+  // refuse O_DIRECT, so the O_DIRECT test is a second open, and the removal always runs.
+  Result<OwnFile> probe = OwnFile::Create(path_, "probe" + std::to_string(probes++));
+  if (!probe.ok())
+    return ErrnoStatus("TARGET: cannot create files in directory", path_, probe.status().err(), ErrorKind::kBadInput);
   uint32_t alignment = 0;
   int direct_errno = 0;
   if (direct) {
-    ScopedFd fd(::open(probe.c_str(), O_RDWR | O_DIRECT | O_CLOEXEC));
-    if (fd.valid()) alignment = DirectIoAlignment(fd.get());
-    else direct_errno = errno;
+    Result<ScopedFd> fd = probe.value().Reopen(O_RDWR | O_DIRECT);
+    if (fd.ok()) alignment = DirectIoAlignment(fd.value().get());
+    else direct_errno = fd.status().err() ? fd.status().err() : EINVAL;
   }
-  ::unlink(probe.c_str());
+  (void)probe.value().Remove();
   if (direct_errno != 0)
     return Status::BadInput("--direct: the file system at " + path_ + " does not support O_DIRECT (open: " +
                             std::strerror(direct_errno) + "); drop --direct");
@@ -60,7 +53,7 @@ Status DirectoryTarget::Check(const JobSpec& job) {
   if (Status s = CheckDirectAlignment(job, alignment.value(), path_); !s.ok()) return s;
 
   uint64_t have = 0;
-  for (const OwnFile& f : files_) have += f.size_bytes;
+  for (const WorkerOwnFile& f : files_) have += f.size_bytes;
   uint64_t want = job.size * job.threads;
   Result<uint64_t> free_bytes = FreeBytes(path_);
   if (!free_bytes.ok()) return free_bytes.status();
@@ -75,39 +68,38 @@ Result<std::vector<WorkerFile>> DirectoryTarget::Open(const JobSpec& job) {
   std::vector<WorkerFile> out;
   for (uint32_t t = 0; t < job.threads; ++t) {
     if (t == files_.size()) {
-      std::string path = FilePath(t);
-      int fd = ::open(path.c_str(), O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0600);
-      if (fd < 0) return ErrnoStatus("create", path, errno);
-      ::close(fd);
-      files_.push_back({path, 0, 0});
+      Result<OwnFile> created = OwnFile::Create(path_, "t" + std::to_string(t));
+      if (!created.ok()) return created.status();
+      files_.push_back({std::move(created).value(), 0, 0});
     }
-    OwnFile& own = files_[t];
+    WorkerOwnFile& own = files_[t];
+    const std::string& path = own.file.path();
     bool needs_data = DoesReads(job.rw) && own.data_bytes < job.size;
     bool needs_space = own.size_bytes < job.size;
     if (needs_data || needs_space) {
-      ScopedFd fd(::open(own.path.c_str(), O_WRONLY | O_CLOEXEC));
-      if (!fd.valid()) return ErrnoStatus("open", own.path, errno);
-      Status s = needs_data ? LayOutFile(fd.get(), own.path, job.size, job.pattern)
-                            : ReserveFile(fd.get(), own.path, job.size);
+      Result<ScopedFd> fd = own.file.Reopen(O_WRONLY);
+      if (!fd.ok()) return fd.status();
+      Status s = needs_data ? LayOutFile(fd.value().get(), path, job.size, job.pattern)
+                            : ReserveFile(fd.value().get(), path, job.size);
       if (!s.ok()) return s;
       if (needs_data) own.data_bytes = job.size;
       own.size_bytes = std::max(own.size_bytes, job.size);
     }
-    ScopedFd fd(::open(own.path.c_str(), OpenFlagsFor(job)));
-    if (!fd.valid()) {
-      if (job.direct && errno == EINVAL)
+    Result<ScopedFd> fd = own.file.Reopen(OpenFlagsFor(job));
+    if (!fd.ok()) {
+      if (job.direct && fd.status().err() == EINVAL)
         return Status::BadInput("--direct: the file system at " + path_ + " does not support O_DIRECT; drop --direct");
-      return ErrnoStatus("open", own.path, errno);
+      return fd.status();
     }
-    out.push_back(WorkerFile{std::move(fd), 0, job.size, nullptr});
+    out.push_back(WorkerFile{std::move(fd).value(), 0, job.size, nullptr});
   }
   return out;
 }
 
 Result<CacheDropReport> DirectoryTarget::DropCache(bool system_wide) {
   CacheDropReport worst{"fsync + posix_fadvise(DONTNEED)", 0};
-  for (const OwnFile& f : files_) {
-    Result<CacheDropReport> drop = DropFromPageCache(f.path, f.size_bytes, system_wide);
+  for (const WorkerOwnFile& f : files_) {
+    Result<CacheDropReport> drop = DropFromPageCache(f.file.path(), f.size_bytes, system_wide);
     if (!drop.ok()) return drop.status();
     worst.method = drop.value().method;
     worst.resident_pct = std::max(worst.resident_pct, drop.value().resident_pct);

@@ -1,10 +1,12 @@
-// A directory: nasperf creates one .nasperf-<pid>-<thread>.dat file per worker thread
-// there and removes them when the target is destroyed (also after errors and Ctrl-C).
+// A directory: nasperf creates one .nasperf-<host>-<pid>-<nonce>-t<thread>.dat file per
+// worker thread there (target/own_file.h) and removes them, and only them, when the target
+// is destroyed (also after errors and Ctrl-C).
 #pragma once
 
 #include <string>
 #include <vector>
 
+#include "target/own_file.h"
 #include "target/target.h"
 
 namespace nasperf {
@@ -20,17 +22,16 @@ class DirectoryTarget final : public Target {
   Result<CacheDropReport> DropCache(bool system_wide) override;
 
  private:
-  std::string FilePath(uint32_t thread) const;
   // Creates and removes an empty probe file; returns its O_DIRECT alignment when `direct`.
   Result<uint32_t> Probe(bool direct);
 
   std::string path_;
-  struct OwnFile {
-    std::string path;
+  struct WorkerOwnFile {
+    OwnFile file;
     uint64_t data_bytes = 0;   // bytes laid out with real data
     uint64_t size_bytes = 0;   // bytes reserved
   };
-  std::vector<OwnFile> files_;
+  std::vector<WorkerOwnFile> files_;
 };
 
 }  // namespace nasperf

@@ -22,6 +22,14 @@ bool IsOwnFile(const std::string& path) {
 
 }  // namespace
 
+Status ExistingTarget::AdoptForWrites() {
+  if (own_) return Status::Ok();
+  Result<OwnFile> adopted = OwnFile::Adopt(path_);
+  if (!adopted.ok()) return adopted.status();
+  own_.emplace(std::move(adopted).value());
+  return Status::Ok();
+}
+
 std::optional<uint64_t> ExistingTarget::natural_size(uint32_t threads) const {
   return size_bytes_ / (threads ? threads : 1);
 }
@@ -45,31 +53,45 @@ Status ExistingTarget::Check(const JobSpec& job) {
       return Status::BadInput("TARGET: " + path_ +
                               " is an existing file that nasperf did not create; it only reads such files "
                               "(give a directory to write in)");
+    } else if (Status s = AdoptForWrites(); !s.ok()) {
+      return s;
     }
   }
   if (static_cast<double>(job.size) * job.threads > static_cast<double>(size_bytes_))
     return Status::BadInput("--size: " + std::to_string(job.threads) + " x " + FormatSize(job.size) + " is more than the " +
                             FormatSize(size_bytes_) + " of " + path_);
-  ScopedFd fd(::open(path_.c_str(), OpenFlagsFor(job)));
-  if (!fd.valid()) {
-    if (job.direct && errno == EINVAL)
+  Result<ScopedFd> fd = OpenRegion(job);
+  if (!fd.ok()) {
+    if (job.direct && fd.status().err() == EINVAL)
       return Status::BadInput("--direct: the file system holding " + path_ + " does not support O_DIRECT; drop --direct");
-    return ErrnoStatus("TARGET: cannot open", path_, errno, ErrorKind::kBadInput);
+    if (fd.status().kind() == ErrorKind::kBadInput) return fd.status();
+    return Status::BadInput("TARGET: cannot " + fd.status().message());
   }
-  return CheckDirectAlignment(job, job.direct ? DirectIoAlignment(fd.get()) : 0, path_);
+  return CheckDirectAlignment(job, job.direct ? DirectIoAlignment(fd.value().get()) : 0, path_);
 }
 
 Result<CacheDropReport> ExistingTarget::DropCache(bool system_wide) {
   return DropFromPageCache(path_, std::min(used_bytes_, size_bytes_), system_wide);
 }
 
+Result<ScopedFd> ExistingTarget::OpenRegion(const JobSpec& job) {
+  // A write goes only to the proved file, by a descriptor checked to be that file.
+  if (DoesWrites(job.rw) && !is_device_) {
+    if (Status s = AdoptForWrites(); !s.ok()) return s;
+    return own_->Reopen(OpenFlagsFor(job));
+  }
+  ScopedFd fd(::open(path_.c_str(), OpenFlagsFor(job)));
+  if (!fd.valid()) return ErrnoStatus("open", path_, errno);
+  return fd;
+}
+
 Result<std::vector<WorkerFile>> ExistingTarget::Open(const JobSpec& job) {
   used_bytes_ = job.size * job.threads;
   std::vector<WorkerFile> out;
   for (uint32_t t = 0; t < job.threads; ++t) {
-    ScopedFd fd(::open(path_.c_str(), OpenFlagsFor(job)));
-    if (!fd.valid()) return ErrnoStatus("open", path_, errno);
-    out.push_back(WorkerFile{std::move(fd), job.size * t, job.size, nullptr});
+    Result<ScopedFd> fd = OpenRegion(job);
+    if (!fd.ok()) return fd.status();
+    out.push_back(WorkerFile{std::move(fd).value(), job.size * t, job.size, nullptr});
   }
   return out;
 }

@@ -1,10 +1,13 @@
 // An existing file or block device, shared by the worker threads (one region each).
-// Read-only unless it is nasperf's own .nasperf-* file, or a block device that
-// --allow-destructive names and that holds nothing (see block_device.h).
+// Read-only unless it is a .nasperf-* file a nasperf run made (proved by descriptor: a
+// regular file, one link, our uid, nasperf's name and mark; see target/own_file.h), or a
+// block device that --allow-destructive names and that holds nothing (see block_device.h).
 #pragma once
 
+#include <optional>
 #include <string>
 
+#include "target/own_file.h"
 #include "target/target.h"
 
 namespace nasperf {
@@ -22,11 +25,17 @@ class ExistingTarget final : public Target {
   Result<CacheDropReport> DropCache(bool system_wide) override;
 
  private:
+  // Takes over the .nasperf-* file for writing (once), or says why it is not nasperf's.
+  Status AdoptForWrites();
+  // One descriptor for a job: a device or a read by path; a write only through own_.
+  Result<ScopedFd> OpenRegion(const JobSpec& job);
+
   std::string path_;
   bool is_device_;
   uint64_t size_bytes_;
   TargetOptions options_;
-  uint64_t used_bytes_ = 0;  // the region the last job touched, where residency is checked
+  uint64_t used_bytes_ = 0;
+  std::optional<OwnFile> own_;  // a write job's file, proved nasperf's; never removed  // the region the last job touched, where residency is checked
 };
 
 }  // namespace nasperf

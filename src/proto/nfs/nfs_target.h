@@ -1,6 +1,6 @@
 // An NFS export as a target (nfs://HOST[:PORT]/EXPORT/DIR), through libnfs (NFSv3, user
 // space: this machine needs no kernel NFS client). Like a local directory: one
-// .nasperf-<pid>-<thread>.dat file per worker in DIR, removed when the target is destroyed;
+// .nasperf-<host>-<pid>-<nonce>-t<thread>.dat file per worker in DIR, removed when the target is destroyed;
 // a sweep works on the first.
 #pragma once
 

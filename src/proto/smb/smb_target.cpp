@@ -11,6 +11,7 @@
 #include "core/units.h"
 #include "platform/tcp_connect.h"
 #include "target/file_layout.h"
+#include "target/own_file.h"
 
 namespace nasperf {
 
@@ -128,7 +129,9 @@ Result<std::vector<WorkerFile>> SmbTarget::Open(const JobSpec& job) {
 }
 
 Status SmbTarget::CreateFile(uint32_t thread) {
-  std::string path = directory_ + "/.nasperf-" + std::to_string(::getpid()) + "-" + std::to_string(thread) + ".dat";
+  // A run-unique name (target/own_file.h), created with O_EXCL: another client's file of
+  // the same directory is never opened, and only files_ is ever removed.
+  std::string path = directory_ + "/" + OwnFileName("t" + std::to_string(thread));
   Result<_SMBCFILE*> file = session_->Open(path, O_CREAT | O_EXCL | O_WRONLY, 0600);
   if (!file.ok()) return file.status();
   files_.push_back({path, 0});

@@ -1,6 +1,6 @@
 // An SMB share as a target (smb://[DOMAIN;]USER@HOST[:PORT]/SHARE/DIR), through
 // libsmbclient: this machine needs no kernel SMB client. Like a local directory: one
-// .nasperf-<pid>-<thread>.dat file per worker in DIR, removed when the target is destroyed;
+// .nasperf-<host>-<pid>-<nonce>-t<thread>.dat file per worker in DIR, removed when the target is destroyed;
 // a sweep works on the first.
 #pragma once
 
