@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <exception>
 
+#include "cli/clean_command.h"
 #include "cli/command_line.h"
 #include "cli/commands.h"
 #include "cli/info_command.h"
@@ -93,6 +94,10 @@ int CliMain(int argc, char** argv) {
   AddReportCommand(app, report);
   CLI::App* report_cmd = app.get_subcommand("report");
 
+  CleanCommandOptions clean;
+  AddCleanCommand(app, clean);
+  CLI::App* clean_cmd = app.get_subcommand("clean");
+
   CLI::App* info_cmd = app.add_subcommand("info", "what nasperf knows about this machine and TARGET's storage");
   std::string info_target = ".";
   bool info_json = false;
@@ -153,6 +158,7 @@ int CliMain(int argc, char** argv) {
     if (*results_cmd) return ResultsCommand(*results_cmd, results);
     if (*report_cmd) return ReportCommand(report);
     if (*info_cmd) return InfoCommand(info_target, info_json);
+    if (*clean_cmd) return CleanCommand(clean);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "nasperf: internal error: %s\n", e.what());
     return 1;

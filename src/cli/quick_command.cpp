@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "cli/cold_reads.h"
+#include "cli/clean_command.h"
 #include "cli/commands.h"
 #include "cli/progress.h"
 #include "cli/remote_job.h"
@@ -93,6 +94,7 @@ int QuickCommand(const QuickCommandOptions& options) {
     }
   }
 
+  if (options.remote.on.empty()) NoteStaleFiles(options.job.target);
   Result<RunRecorder> recorder = RunRecorder::Open(options.common, "quick");
   if (!recorder.ok()) return ReportFailure(recorder.status());
 

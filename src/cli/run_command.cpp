@@ -3,6 +3,7 @@
 
 #include <cstdio>
 
+#include "cli/clean_command.h"
 #include "cli/cold_reads.h"
 #include "cli/commands.h"
 #include "cli/progress.h"
@@ -29,6 +30,7 @@ int RunCommand(const RunCommandOptions& options) {
   Result<JobSpec> job = BuildJob(options.job, *target.value());
   if (!job.ok()) return ReportFailure(job.status());
   if (Status s = target.value()->Check(job.value()); !s.ok()) return ReportFailure(s);
+  if (options.remote.on.empty()) NoteStaleFiles(options.job.target);
   Result<RunRecorder> recorder = RunRecorder::Open(options.common, "run");
   if (!recorder.ok()) return ReportFailure(recorder.status());
 

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "cli/clean_command.h"
 #include "cli/commands.h"
 #include "cli/progress.h"
 #include "cli/protocol_options.h"
@@ -168,6 +169,7 @@ int SweepCommand(const SweepCommandOptions& o) {
   Result<SweepSetup> prepared = Prepare(o, file);
   if (!prepared.ok()) return ReportFailure(prepared.status());
   SweepSetup& setup = prepared.value();
+  NoteStaleFiles(o.target);
   Result<RunRecorder> recorder = RunRecorder::Open(o.common, "sweep");
   if (!recorder.ok()) return ReportFailure(recorder.status());
 
