@@ -80,9 +80,9 @@ CliResult RunAfterPlanting(const std::string& dir, const std::vector<std::string
 TEST(OwnFileE2eTest, SweepLeavesAFileWithItsPidNameAlone) {
   TempDir dir;
   ASSERT_TRUE(dir.ok());
-  CliResult r = RunAfterPlanting(dir.path(), {".nasperf-$$-sweep.dat"},
-                                 {"sweep", dir.path(), "--min", "64k", "--max", "128k", "--tests", "write,read",
-                                  "--no-store"});
+  CliResult r =
+      RunAfterPlanting(dir.path(), {".nasperf-$$-sweep.dat"},
+                       {"sweep", dir.path(), "--min", "64k", "--max", "128k", "--tests", "write,read", "--no-store"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   std::vector<std::string> left = NasperfFiles(dir.path());
   ASSERT_EQ(left.size(), 1u) << "the planted file was removed (or nasperf left one)";
@@ -102,8 +102,8 @@ TEST(OwnFileE2eTest, RunLeavesFilesWithItsPidNamesAlone) {
 
 // A run killed with SIGKILL cannot clean up: its file is the left-over.
 std::string KillARunMidway(const std::string& dir) {
-  BackgroundProcess p = StartNasperf({"run", dir, "--rw", "write", "--bs", "64k", "--size", "8m", "--time", "30s",
-                                      "--no-store"});
+  BackgroundProcess p =
+      StartNasperf({"run", dir, "--rw", "write", "--bs", "64k", "--size", "8m", "--time", "30s", "--no-store"});
   if (!p.running()) return "";
   std::string name = WaitForNasperfFile(dir, 10);
   // The probe file comes and goes first; wait for the worker's file.
@@ -171,8 +171,8 @@ TEST(CleanE2eTest, ListsThenRemovesOnlyWhatNasperfMade) {
 TEST(CleanE2eTest, LeavesARunningRunsFiles) {
   TempDir dir;
   ASSERT_TRUE(dir.ok());
-  BackgroundProcess p = StartNasperf({"run", dir.path(), "--rw", "write", "--bs", "64k", "--size", "8m", "--time",
-                                      "20s", "--no-store"});
+  BackgroundProcess p =
+      StartNasperf({"run", dir.path(), "--rw", "write", "--bs", "64k", "--size", "8m", "--time", "20s", "--no-store"});
   ASSERT_TRUE(p.running());
   std::string name;
   for (int i = 0; i < 100 && name.find("-t0.") == std::string::npos; ++i) {

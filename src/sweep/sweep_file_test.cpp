@@ -3,9 +3,8 @@
 #include "sweep/sweep_file.h"
 
 #include <fcntl.h>
-#include <unistd.h>
-
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <string>
 

@@ -128,8 +128,8 @@ OwnershipCheck JudgeOwnFile(int fd, std::string_view name, bool* locked) {
   // keeps of the mark: a held lock means in use, however the file looks otherwise.
   if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
     if (errno == EWOULDBLOCK) return Verdict(Ownership::kInUse, "in use by a running nasperf", size);
-    return Verdict(Ownership::kInUse, std::string("cannot tell whether a run holds it (flock: ") +
-                                          std::strerror(errno) + ")", size);
+    return Verdict(Ownership::kInUse,
+                   std::string("cannot tell whether a run holds it (flock: ") + std::strerror(errno) + ")", size);
   }
   *locked = true;
   if (st.st_nlink != 1)
@@ -211,7 +211,8 @@ Result<ScopedFd> OwnFile::Reopen(int flags) const {
   struct stat st {};
   if (::fstat(fd.get(), &st) != 0) return ErrnoStatus("fstat", path_, errno);
   if (!S_ISREG(st.st_mode) || st.st_dev != dev_ || st.st_ino != ino_ || st.st_nlink != 1)
-    return Status::Io("open " + path_ + ": no longer the file nasperf created there (replaced or hard-linked); "
+    return Status::Io("open " + path_ +
+                      ": no longer the file nasperf created there (replaced or hard-linked); "
                       "not touched");
   return fd;
 }
@@ -251,9 +252,9 @@ Result<std::vector<StaleFile>> FindStaleFiles(const std::string& directory) {
     ScopedFd fd(::openat(dir_fd.get(), name.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
     if (!fd.valid()) {
       int err = errno;
-      stale.push_back({name, Verdict(err == ELOOP ? Ownership::kNotRegular : Ownership::kNoMark,
-                                     err == ELOOP ? "a symbolic link" : std::string("cannot open: ") + std::strerror(err),
-                                     0)});
+      stale.push_back(
+          {name, Verdict(err == ELOOP ? Ownership::kNotRegular : Ownership::kNoMark,
+                         err == ELOOP ? "a symbolic link" : std::string("cannot open: ") + std::strerror(err), 0)});
       continue;
     }
     bool locked = false;
@@ -273,10 +274,12 @@ Status RemoveStaleFile(const std::string& directory, const std::string& name) {
   }
   bool locked = false;
   OwnershipCheck check = JudgeOwnFile(fd.get(), name, &locked);
-  if (check.verdict != Ownership::kOurs) return Status::BadInput(directory + "/" + name + ": " + check.why + "; left alone");
+  if (check.verdict != Ownership::kOurs)
+    return Status::BadInput(directory + "/" + name + ": " + check.why + "; left alone");
   // Held locked from here: no nasperf can start using it. The name must still be the
   // inode just judged.
-  struct stat by_fd {}, by_name {};
+  struct stat by_fd {
+  }, by_name{};
   if (::fstat(fd.get(), &by_fd) != 0 || ::fstatat(dir_fd.get(), name.c_str(), &by_name, AT_SYMLINK_NOFOLLOW) != 0 ||
       by_fd.st_dev != by_name.st_dev || by_fd.st_ino != by_name.st_ino)
     return Status::BadInput(directory + "/" + name + ": changed while being checked; left alone");
