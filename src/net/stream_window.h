@@ -9,6 +9,11 @@
 
 namespace nasperf::net {
 
+// How long a sender goes on past the window's end, so that every receiver is still
+// receiving when its window closes (the two clocks differ by the start message's one-way
+// delay); the receiver does not count these bytes.
+inline constexpr uint64_t kSendTailNs = 250000000;
+
 // A span of one side's MonotonicNs() clock: [start_ns, end_ns]; empty when end <= start.
 struct Window {
   uint64_t start_ns = 0;
