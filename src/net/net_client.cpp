@@ -48,10 +48,6 @@ std::chrono::milliseconds LateAttachDelay() {
   return milliseconds(std::clamp<long>(ms, 0, 60000));
 }
 
-// When a stream stopped moving bytes, which ends the common window if it is early: a
-// receiver's last byte, a sender's loop end.
-uint64_t StopNs(const Stream& s) { return s.up ? s.outcome.end_ns : s.outcome.last_ns; }
-
 // What a stream's end means for the run: empty when it ended as planned.
 std::string StreamProblem(const Stream& s, uint64_t end_ns, double seconds) {
   switch (s.outcome.end) {
@@ -226,7 +222,7 @@ NetTestOutcome RunNetTest(const NetTestOptions& o) {
   // The window this client proposes: the planned one, ended where its first stream
   // stopped. The agent ends it earlier if one of its streams stopped first.
   std::vector<uint64_t> stops;
-  for (auto& s : streams) stops.push_back(StopNs(*s));
+  for (auto& s : streams) stops.push_back(StopNs(s->outcome, !s->up));
   Window window = EndAtFirstStop(planned, stops);
   for (auto& s : streams)
     if (s->up) r.up_retrans += s->facts.total_retrans.value_or(0);

@@ -216,7 +216,7 @@ Status NetService::Attach(const nlohmann::json& request, ScopedFd socket, const 
   {
     std::lock_guard<std::mutex> lock(session->mutex);
     // When the stream stopped moving bytes: the common window ends at the first such stop.
-    slot.stop_ns = up ? outcome.last_ns : outcome.end_ns;
+    slot.stop_ns = net::StopNs(outcome, up);
     slot.ended = true;
     slot.end = status.ok() ? net::ToString(outcome.end) : status.message();
     if (!up) slot.send_mode = net::ToString(mode);

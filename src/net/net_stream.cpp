@@ -106,6 +106,11 @@ SendMode ChooseSendMode(int fd, bool zerocopy_wanted) {
   return PreferredZeroCopyMode();
 }
 
+uint64_t StopNs(const StreamOutcome& outcome, bool receiver) {
+  if (receiver || outcome.end == StreamEnd::kStalled || outcome.end == StreamEnd::kError) return outcome.last_ns;
+  return outcome.end_ns;
+}
+
 const char* ToString(StreamEnd end) {
   switch (end) {
     case StreamEnd::kDone: return "done";

@@ -73,6 +73,11 @@ struct StreamOutcome {
   uint64_t end_ns = 0;    // the loop returned
 };
 
+// When a stream stopped moving bytes, for ending the common window (stream_window.h): a
+// receiver's last byte; a sender's loop end, or its last byte when it stalled or failed
+// (a cut link: the kernel stopped taking bytes long before the loop gave up).
+uint64_t StopNs(const StreamOutcome& outcome, bool receiver);
+
 // Prepares a connected TCP socket for a stream loop: a short SO_SNDTIMEO/SO_RCVTIMEO so
 // blocking calls come back to look at the clock and `stop`, TCP_USER_TIMEOUT so a cut
 // link fails a sender in `user_timeout_ms`, and (kMsgZerocopy) SO_ZEROCOPY. kSendfile
