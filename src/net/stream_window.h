@@ -53,7 +53,7 @@ class ByteLog {
 
   // The total at the last recorded time at or before `t_ns`; 0 before the first.
   uint64_t BytesAt(uint64_t t_ns) const;
-  // The bytes received inside `window` (0 for an empty one).
+  // The bytes received inside `window`, (start_ns, end_ns] (0 for an empty one).
   uint64_t BytesIn(const Window& window) const;
 
   uint64_t resolution_ns() const { return resolution_ns_; }

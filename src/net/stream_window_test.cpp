@@ -52,18 +52,25 @@ TEST(NetWindow, WireOffsetsAreMicrosecondsAfterTheBarrier) {
 // Bytes before the barrier (what a sender pushed while other streams attached) and
 // inside the omit interval are not counted; the window's bytes are, exactly.
 TEST(NetWindow, OnlyBytesInsideTheWindowCount) {
-  const uint64_t barrier = 50 * kS;
+  const uint64_t barrier = 50 * kS, o = 5 * kMs;  // receives fall 5 ms off the boundaries
   ByteLog log;
   uint64_t total = 0;
-  Feed(log, total, 47 * kS, barrier, 10 * kMs, 1000);              // before the barrier
-  Feed(log, total, barrier, barrier + 1 * kS, 10 * kMs, 5000);     // omit interval
-  const uint64_t in = Feed(log, total, barrier + 1 * kS, barrier + 3 * kS, 10 * kMs, 7000);
-  Feed(log, total, barrier + 3 * kS, barrier + 4 * kS, 10 * kMs, 9000);  // the tail after the end
+  Feed(log, total, 47 * kS + o, barrier, 10 * kMs, 1000);               // before the barrier
+  Feed(log, total, barrier + o, barrier + 1 * kS, 10 * kMs, 5000);      // omit interval
+  const uint64_t in = Feed(log, total, barrier + 1 * kS + o, barrier + 3 * kS, 10 * kMs, 7000);
+  Feed(log, total, barrier + 3 * kS + o, barrier + 4 * kS, 10 * kMs, 9000);  // the tail after the end
   Window w = PlannedWindow(barrier, 1.0, 2.0);
-  // The point at the window's start belongs to the omit side; the one at its end is in.
   EXPECT_EQ(log.BytesIn(w), in);
   EXPECT_EQ(log.BytesIn(w), 200u * 7000);
   EXPECT_EQ(log.BytesIn(Window{w.start_ns, w.start_ns}), 0u);
+  // A receive exactly at a boundary: at the start it is the omit interval's, at the end
+  // the window's (the window is (start, end]).
+  ByteLog edge;
+  edge.Record(w.start_ns, 10);
+  edge.Record(w.start_ns + 500 * kMs, 30);
+  edge.Record(w.end_ns, 70);
+  edge.Record(w.end_ns + 1, 150);
+  EXPECT_EQ(edge.BytesIn(w), 60u);
 }
 
 // A late stream (attached while the others were already sending) and an early one are
