@@ -44,6 +44,18 @@ std::string WindowNote(const net::NetTestResult& r) {
   return note;
 }
 
+// "per stream in the window, MB/s: up 0 88.0, up 1 81.1, ...".
+std::string StreamsNote(const net::NetTestResult& r) {
+  const double seconds = std::max(0.0, r.window_end_s - r.window_start_s);
+  std::string note = "per stream in the window, MB/s:";
+  for (size_t i = 0; i < r.streams.size(); ++i) {
+    const net::NetStreamFigure& f = r.streams[i];
+    note += fmt::format("{} {} {} {:.1f}", i ? "," : "", f.up ? "up" : "down", f.index,
+                        seconds > 0 ? static_cast<double>(f.bytes) / seconds / 1e6 : 0.0);
+  }
+  return note;
+}
+
 // The run's "net" member: the common window and every stream's count inside it.
 nlohmann::ordered_json NetJson(const net::NetTestResult& r, double omit_s) {
   nlohmann::ordered_json streams = nlohmann::ordered_json::array();
@@ -162,6 +174,7 @@ int NetCommand(const NetCommandOptions& o) {
   if (run.write) run.notes.push_back("up (write): " + net::LineRateText(run.write->mb_per_s, r.facts.interface, speed));
   if (run.read) run.notes.push_back("down (read): " + net::LineRateText(run.read->mb_per_s, r.facts.interface, speed));
   run.notes.push_back(WindowNote(r));
+  if (r.streams.size() > 1) run.notes.push_back(StreamsNote(r));
   run.notes.push_back(FactsNote(r));
   std::string zc = "zerocopy:";
   if (r.up) zc += fmt::format(" up {} (client)", r.client_send_mode);
