@@ -107,6 +107,59 @@ TEST_F(NetE2e, UpDownAndBothMeasureAndReport) {
   }
 }
 
+// Sets an environment variable for the nasperf processes this test starts.
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const char* value) : name_(name) { ::setenv(name, value, 1); }
+  ~ScopedEnv() { ::unsetenv(name_); }
+
+ private:
+  const char* name_;
+};
+
+// Issue 15 item 9: every stream starts at one barrier and is counted by its receiver in
+// one common window that opens after --omit. The last of 4 streams attaches 1.5 s late
+// (a test hook in the client): before the barrier, the first three got a head start
+// (down: the agent sent from each DataAttached; up: the agent's clock ran from it).
+TEST_F(NetE2e, FourStreamsAreCountedInOneCommonWindowEvenWhenOneAttachesLate) {
+  StartAgent({"--insecure"});
+  ScopedEnv late("NASPERF_TEST_NET_LATE_ATTACH_MS", "1500");
+  for (const std::string dir : {"up", "down"}) {
+    SCOPED_TRACE(dir);
+    CliResult r = RunNasperf(
+        {"net", address_, "--dir", dir, "--time", "2", "--omit", "0.5", "--streams", "4", "--json", "--no-store"}, 40);
+    ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+    json run = OneRun(r);
+    EXPECT_FALSE(run["partial"].get<bool>()) << run.value("error", "");
+    EXPECT_EQ(run["job"]["ramp_s"], 0.5) << run["job"].dump();
+    const char* key = dir == "up" ? "write" : "read";
+    ASSERT_TRUE(run.contains(key)) << run.dump(2);
+    ASSERT_TRUE(run.contains("net")) << "no common window reported";
+    const json& net = run["net"];
+    EXPECT_EQ(net["omit_s"], 0.5);
+    EXPECT_EQ(net["counted_by"], "receiver");
+    // The planned window: it opens after the omit interval and lasts --time.
+    EXPECT_NEAR(net["window"]["start_s"].get<double>(), 0.5, 1e-6);
+    EXPECT_NEAR(net["window"]["end_s"].get<double>(), 2.5, 1e-3);
+    const double window_s = net["window"]["seconds"].get<double>();
+    EXPECT_NEAR(window_s, 2.0, 1e-3);
+    EXPECT_NEAR(run[key]["seconds"].get<double>(), window_s, 1e-6);
+    ASSERT_EQ(net["streams"].size(), 4u) << net.dump(2);
+    uint64_t sum = 0;
+    for (const json& st : net["streams"]) {
+      EXPECT_EQ(st["dir"], dir);
+      EXPECT_EQ(st["seconds"].get<double>(), window_s) << "every stream in the same window";
+      EXPECT_EQ(st["counted_by"], dir == "up" ? "agent" : "client");
+      EXPECT_EQ(st["end"], "done");
+      EXPECT_GT(st["bytes"].get<uint64_t>(), 0u) << st.dump();
+      sum += st["bytes"].get<uint64_t>();
+    }
+    EXPECT_EQ(run[key]["bytes"].get<uint64_t>(), sum) << "the total is the sum of the streams";
+    EXPECT_TRUE(HasNoteStarting(run, "window: 0.500 .. 2.500 s after all 4 streams started together"))
+        << run["notes"].dump();
+  }
+}
+
 TEST_F(NetE2e, HumanOutputNamesTheLineRateAndIsStored) {
   StartAgent({"--insecure"});
   TempDir dir;
@@ -147,6 +200,8 @@ TEST(NetBadInput, OneLineExitTwoNothingStored) {
         {"net", "127.0.0.1:1", "--streams", "0"},
         {"net", "127.0.0.1:1", "--time", "abc"},
         {"net", "127.0.0.1:1", "--time", "0"},
+        {"net", "127.0.0.1:1", "--omit", "-1"},
+        {"net", "127.0.0.1:1", "--omit", "soon"},
         {"net", "127.0.0.1:1", "--bs", "lots"},
         {"net", "127.0.0.1:99999"},
         {"net", "[::1"},

@@ -51,7 +51,7 @@ nlohmann::json RunForWire(const RunResult& r) {
 // Types a client may send on an authenticated control connection.
 bool IsControlRequest(MessageType t) {
   switch (t) {
-    case MessageType::kInventoryGet: case MessageType::kNetStart: case MessageType::kNetFinish:
+    case MessageType::kInventoryGet: case MessageType::kNetStart: case MessageType::kNetGo: case MessageType::kNetFinish:
     case MessageType::kJobStart: case MessageType::kJobCancel: case MessageType::kTelemetryStart:
     case MessageType::kTelemetryStop: case MessageType::kPing: case MessageType::kPong:
       return true;
@@ -208,6 +208,13 @@ class ControlSession {
           net_telemetry_->Start();
         }
         Send(MessageType::kNetReady, ready.value());
+        return;
+      }
+      case MessageType::kNetGo: {
+        if (!ctx_.net) return SendError(Status::Unavailable("NetGo: this agent has no network test"));
+        Result<nlohmann::json> going = ctx_.net->Go(frame.payload, id_);
+        if (!going.ok()) return SendError(going.status());
+        Send(MessageType::kNetGoing, going.value());
         return;
       }
       case MessageType::kNetFinish: {

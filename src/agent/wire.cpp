@@ -27,7 +27,7 @@ uint32_t GetBe32(const char* p) {
 }  // namespace
 
 bool IsKnownMessageType(uint16_t v) {
-  return (v >= 1 && v <= 5) || v == 10 || v == 11 || (v >= 20 && v <= 25) || (v >= 30 && v <= 33) ||
+  return (v >= 1 && v <= 5) || v == 10 || v == 11 || (v >= 20 && v <= 27) || (v >= 30 && v <= 33) ||
          (v >= 40 && v <= 43) || v == 50 || v == 51;
 }
 
@@ -46,6 +46,8 @@ std::string MessageTypeName(MessageType type) {
     case MessageType::kDataAttached: return "DataAttached";
     case MessageType::kNetFinish: return "NetFinish";
     case MessageType::kNetReport: return "NetReport";
+    case MessageType::kNetGo: return "NetGo";
+    case MessageType::kNetGoing: return "NetGoing";
     case MessageType::kJobStart: return "JobStart";
     case MessageType::kJobSample: return "JobSample";
     case MessageType::kJobDone: return "JobDone";

@@ -16,7 +16,8 @@
 namespace nasperf {
 
 // The one protocol version; both ends require an exact match (fio's FIO_SERVER_VER idea).
-inline constexpr uint16_t kProtocolVersion = 1;
+// 2: net streams start together at a NetGo barrier and are counted in one window.
+inline constexpr uint16_t kProtocolVersion = 2;
 inline constexpr size_t kHeaderBytes = 16;
 // Largest payload a frame may carry: 1 MiB. A larger length is a protocol error.
 inline constexpr uint32_t kMaxPayload = 1u << 20;
@@ -38,6 +39,8 @@ enum class MessageType : uint16_t {
   kDataAttached = 23,
   kNetFinish = 24,
   kNetReport = 25,
+  kNetGo = 26,
+  kNetGoing = 27,
   kJobStart = 30,
   kJobSample = 31,
   kJobDone = 32,

@@ -1,6 +1,7 @@
 // The frame codec: round trips, split delivery, and every malformed-frame case.
 #include "agent/wire.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 namespace nasperf {
@@ -87,13 +88,13 @@ TEST(WireTest, RefusesBadMagicAtOnce) {
 }
 
 TEST(WireTest, RefusesOtherVersion) {
-  Status s = DecodeError(Header("NPRF", 2, 50, 2, 0) + "{}");
+  Status s = DecodeError(Header("NPRF", kProtocolVersion + 1, 50, 2, 0) + "{}");
   EXPECT_EQ(s.kind(), ErrorKind::kBadInput);
-  EXPECT_NE(s.message().find("version 2"), std::string::npos) << s.message();
+  EXPECT_NE(s.message().find(fmt::format("version {}", kProtocolVersion + 1)), std::string::npos) << s.message();
 }
 
 TEST(WireTest, RefusesOversizedLengthBeforeThePayload) {
-  Status s = DecodeError(Header("NPRF", 1, 50, kMaxPayload + 1, 0));
+  Status s = DecodeError(Header("NPRF", kProtocolVersion, 50, kMaxPayload + 1, 0));
   EXPECT_NE(s.message().find("over the 1048576 limit"), std::string::npos) << s.message();
 }
 
@@ -101,26 +102,26 @@ TEST(WireTest, AcceptsExactlyTheLimit) {
   std::string body = "{\"x\":\"" + std::string(kMaxPayload - 8, 'a') + "\"}";
   ASSERT_EQ(body.size(), kMaxPayload);
   FrameDecoder d;
-  d.Feed(Header("NPRF", 1, 50, kMaxPayload, 0) + body);
+  d.Feed(Header("NPRF", kProtocolVersion, 50, kMaxPayload, 0) + body);
   Result<std::optional<Frame>> f = d.Next();
   ASSERT_TRUE(f.ok()) << f.status().message();
   EXPECT_TRUE(f.value().has_value());
 }
 
 TEST(WireTest, RefusesNonZeroReserved) {
-  EXPECT_NE(DecodeError(Header("NPRF", 1, 50, 2, 7) + "{}").message().find("reserved"), std::string::npos);
+  EXPECT_NE(DecodeError(Header("NPRF", kProtocolVersion, 50, 2, 7) + "{}").message().find("reserved"), std::string::npos);
 }
 
 TEST(WireTest, RefusesUnknownTypes) {
-  for (uint16_t t : {0, 6, 9, 12, 26, 34, 44, 52, 65535})
-    EXPECT_NE(DecodeError(Header("NPRF", 1, t, 2, 0) + "{}").message().find("unknown message type"),
+  for (uint16_t t : {0, 6, 9, 12, 28, 34, 44, 52, 65535})
+    EXPECT_NE(DecodeError(Header("NPRF", kProtocolVersion, t, 2, 0) + "{}").message().find("unknown message type"),
               std::string::npos)
         << t;
 }
 
 TEST(WireTest, RefusesPayloadsThatAreNotJsonObjects) {
   for (std::string body : {"[1,2]", "42", "\"s\"", "{\"a\":", "not json", "null"}) {
-    Status s = DecodeError(Header("NPRF", 1, 50, static_cast<uint32_t>(body.size()), 0) + body);
+    Status s = DecodeError(Header("NPRF", kProtocolVersion, 50, static_cast<uint32_t>(body.size()), 0) + body);
     EXPECT_NE(s.message().find("not a JSON object"), std::string::npos) << body << ": " << s.message();
   }
 }

@@ -2,6 +2,7 @@
 // TCP facts and the fraction of the line rate in its notes.
 #include "cli/net_command.h"
 
+#include <algorithm>
 #include <cstdio>
 
 #include <fmt/format.h>
@@ -34,6 +35,46 @@ std::string FactsNote(const net::NetTestResult& r) {
   return note;
 }
 
+// "window: 1.0 .. 11.0 s after the 4 streams started together (omit 1.0 s); ..."
+std::string WindowNote(const net::NetTestResult& r) {
+  std::string note = fmt::format("window: {:.3f} .. {:.3f} s after all {} streams started together; every stream "
+                                 "counted by its receiver inside it (up: the agent, down: this client)",
+                                 r.window_start_s, r.window_end_s, r.streams.size());
+  if (r.window_end_s <= r.window_start_s) note += "; the test stopped before the window opened: nothing counted";
+  return note;
+}
+
+// "per stream in the window, MB/s: up 0 88.0, up 1 81.1, ...".
+std::string StreamsNote(const net::NetTestResult& r) {
+  const double seconds = std::max(0.0, r.window_end_s - r.window_start_s);
+  std::string note = "per stream in the window, MB/s:";
+  for (size_t i = 0; i < r.streams.size(); ++i) {
+    const net::NetStreamFigure& f = r.streams[i];
+    note += fmt::format("{} {} {} {:.1f}", i ? "," : "", f.up ? "up" : "down", f.index,
+                        seconds > 0 ? static_cast<double>(f.bytes) / seconds / 1e6 : 0.0);
+  }
+  return note;
+}
+
+// The run's "net" member: the common window and every stream's count inside it.
+nlohmann::ordered_json NetJson(const net::NetTestResult& r, double omit_s) {
+  nlohmann::ordered_json streams = nlohmann::ordered_json::array();
+  const double seconds = std::max(0.0, r.window_end_s - r.window_start_s);
+  for (const net::NetStreamFigure& f : r.streams) {
+    streams.push_back({{"dir", f.up ? "up" : "down"},
+                       {"stream", f.index},
+                       {"bytes", f.bytes},
+                       {"seconds", seconds},
+                       {"mb_per_s", seconds > 0 ? static_cast<double>(f.bytes) / seconds / 1e6 : 0.0},
+                       {"counted_by", f.receiver_counted ? (f.up ? "agent" : "client") : "client (sender)"},
+                       {"end", f.end}});
+  }
+  return {{"omit_s", omit_s},
+          {"window", {{"start_s", r.window_start_s}, {"end_s", r.window_end_s}, {"seconds", seconds}}},
+          {"counted_by", "receiver"},
+          {"streams", streams}};
+}
+
 }  // namespace
 
 CLI::App* AddNetCommand(CLI::App& app, NetCommandOptions& o) {
@@ -42,7 +83,10 @@ CLI::App* AddNetCommand(CLI::App& app, NetCommandOptions& o) {
   cmd->add_option("HOST", o.address, "the agent: HOST, HOST:PORT or [V6]:PORT (default port 7070)")->required();
   cmd->add_option("--dir", o.dir, "up (client → agent, reported as write), down (read) or both at once (default up)");
   cmd->add_option("--streams", o.streams, "parallel TCP connections per direction (default 1)");
-  cmd->add_option("--time", o.time, "seconds to send (default 10)");
+  cmd->add_option("--time", o.time, "seconds counted, after the omit interval (default 10)");
+  cmd->add_option("--omit", o.omit,
+                  "seconds after all streams start together that are not counted: slow start, like iperf3 -O "
+                  "(default 1)");
   cmd->add_option("--bs", o.bs, "bytes per send call (default 128k)");
   cmd->add_option("--token-file", o.token_file, "the agent's shared token (else $NASPERF_TOKEN)");
   cmd->add_flag("--no-zerocopy", o.no_zerocopy, "send with plain send() instead of sendfile");
@@ -61,6 +105,10 @@ int NetCommand(const NetCommandOptions& o) {
   if (!seconds.ok()) return ReportFailure(seconds.status());
   if (!(seconds.value() > 0) || seconds.value() > 3600)
     return ReportFailure(Status::BadInput(fmt::format("--time must be more than 0 and at most 1h, not '{}'", o.time)));
+  Result<double> omit = ParseDuration(o.omit);
+  if (!omit.ok()) return ReportFailure(Status::BadInput(fmt::format("--omit: {}", omit.status().message())));
+  if (!(omit.value() >= 0) || omit.value() > 60)
+    return ReportFailure(Status::BadInput(fmt::format("--omit must be 0 .. 60 s, not '{}'", o.omit)));
   Result<uint64_t> bs = ParseSize(o.bs);
   if (!bs.ok()) return ReportFailure(bs.status());
   if (bs.value() < 1 || bs.value() > (64ull << 20))
@@ -85,6 +133,7 @@ int NetCommand(const NetCommandOptions& o) {
   run.job.qd = 1;
   run.job.size = 0;
   run.job.time_s = seconds.value();
+  run.job.ramp_s = omit.value();  // the omit interval is a ramp: run, not counted
   run.job.time_based = true;
   run.job.engine = "net";
   const std::string started_at = UtcTimestamp();
@@ -95,6 +144,7 @@ int NetCommand(const NetCommandOptions& o) {
   options.dir = o.dir;
   options.streams = static_cast<uint32_t>(streams.value());
   options.seconds = seconds.value();
+  options.omit_s = omit.value();
   options.bs = bs.value();
   options.zerocopy = !o.no_zerocopy;
   ProgressLine progress(!o.common.json);
@@ -123,6 +173,8 @@ int NetCommand(const NetCommandOptions& o) {
   const std::optional<int64_t> speed = r.link_speed_mbps;
   if (run.write) run.notes.push_back("up (write): " + net::LineRateText(run.write->mb_per_s, r.facts.interface, speed));
   if (run.read) run.notes.push_back("down (read): " + net::LineRateText(run.read->mb_per_s, r.facts.interface, speed));
+  run.notes.push_back(WindowNote(r));
+  if (r.streams.size() > 1) run.notes.push_back(StreamsNote(r));
   run.notes.push_back(FactsNote(r));
   std::string zc = "zerocopy:";
   if (r.up) zc += fmt::format(" up {} (client)", r.client_send_mode);
@@ -137,8 +189,11 @@ int NetCommand(const NetCommandOptions& o) {
   if (!r.agent_report_note.empty()) run.notes.push_back(r.agent_report_note);
   Status stored = recorder.value().Finish(run, begun);
 
-  if (o.common.json)
-    std::printf("%s\n", DocumentToJson({run}).dump(2).c_str());
+  if (o.common.json) {
+    nlohmann::ordered_json doc = DocumentToJson({run});
+    doc["runs"][0]["net"] = NetJson(r, options.omit_s);
+    std::printf("%s\n", doc.dump(2).c_str());
+  }
   else
     std::printf("%s%s", RunTable(run).c_str(), StoredLine(recorder.value(), {run}).c_str());
   std::fflush(stdout);

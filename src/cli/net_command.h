@@ -14,6 +14,7 @@ struct NetCommandOptions {
   std::string dir = "up";
   std::string streams = "1";
   std::string time = "10";
+  std::string omit = "1";  // seconds after the start not counted, like iperf3 -O
   std::string bs = "128k";
   std::string token_file;
   bool no_zerocopy = false;

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdlib>
 #include <memory>
 #include <thread>
 
@@ -33,10 +34,19 @@ struct Stream {
   std::string prefix;  // raw bytes read with the DataAttached frame
   SendMode mode = SendMode::kCopy;  // up streams: how this client sends
   std::atomic<uint64_t> bytes{0};
+  ByteLog log;  // sent (up) or received (down) totals over time, for the window count
   StreamOutcome outcome;
   TcpFacts facts;
   std::string Label() const { return fmt::format("{} stream {}", up ? "up" : "down", index); }
 };
+
+// A test hook (tests/net_e2e_test.cpp): NASPERF_TEST_NET_LATE_ATTACH_MS=N waits N ms
+// before the last stream attaches, as a slow handshake or a busy agent would.
+std::chrono::milliseconds LateAttachDelay() {
+  const char* env = std::getenv("NASPERF_TEST_NET_LATE_ATTACH_MS");
+  const long ms = env ? std::strtol(env, nullptr, 10) : 0;
+  return milliseconds(std::clamp<long>(ms, 0, 60000));
+}
 
 // What a stream's end means for the run: empty when it ended as planned.
 std::string StreamProblem(const Stream& s, uint64_t end_ns, double seconds) {
@@ -73,8 +83,8 @@ NetTestOutcome RunNetTest(const NetTestOptions& o) {
     out.status = control.status();
     return out;
   }
-  nlohmann::json start{{"dir", o.dir}, {"streams", o.streams}, {"seconds", o.seconds}, {"bs", o.bs},
-                       {"zerocopy", o.zerocopy}};
+  nlohmann::json start{{"dir", o.dir},     {"streams", o.streams}, {"seconds", o.seconds},
+                       {"omit", o.omit_s}, {"bs", o.bs},           {"zerocopy", o.zerocopy}};
   Result<Frame> ready = control.value().Request(MessageType::kNetStart, start, MessageType::kNetReady, kConnectTimeout);
   if (!ready.ok()) {
     out.status = ready.status();
@@ -104,9 +114,11 @@ NetTestOutcome RunNetTest(const NetTestOptions& o) {
 
   // Data connections, all before any byte is timed.
   std::vector<std::unique_ptr<Stream>> streams;
+  const size_t stream_count = (want_up ? o.streams : 0) + (want_down ? o.streams : 0);
   for (bool up : {true, false}) {
     if ((up && !want_up) || (!up && !want_down)) continue;
     for (uint32_t i = 0; i < o.streams; ++i) {
+      if (streams.size() + 1 == stream_count) std::this_thread::sleep_for(LateAttachDelay());
       auto s = std::make_unique<Stream>();
       s->up = up;
       s->index = i;
@@ -122,7 +134,7 @@ NetTestOutcome RunNetTest(const NetTestOptions& o) {
         out.status = Status::Io(fmt::format("attaching {}: {}", s->Label(), attached.status().message()));
         return out;
       }
-      s->prefix = data.value().TakeBuffered();
+      s->prefix = data.value().TakeBuffered();  // raw bytes before the barrier: not counted
       s->fd = data.value().ReleaseFd();
       s->mode = up ? ChooseSendMode(s->fd.get(), o.zerocopy) : SendMode::kCopy;
       if (up) r.client_send_mode = ToString(s->mode);
@@ -137,24 +149,35 @@ NetTestOutcome RunNetTest(const NetTestOptions& o) {
     }
   }
 
-  // The measurement.
+  // The start barrier: every stream is attached; one NetGo starts them all, on both
+  // ends, and the window is planned from it.
+  Result<Frame> going =
+      control.value().Request(MessageType::kNetGo, {{"session", session}}, MessageType::kNetGoing, kConnectTimeout);
+  if (!going.ok()) {
+    out.status = going.status();
+    return out;
+  }
+  const uint64_t start_ns = MonotonicNs();  // the barrier, on this client's clock
+  const Window planned = PlannedWindow(start_ns, o.omit_s, o.seconds);
+  const uint64_t end_ns = planned.end_ns;
+
   std::atomic<bool> stop{false};
   std::atomic<size_t> finished{0};
-  const uint64_t start_ns = MonotonicNs();
-  const uint64_t end_ns = start_ns + static_cast<uint64_t>(o.seconds * 1e9);
   std::vector<std::thread> threads;
   r.measured = true;
   for (auto& sp : streams) {
     threads.emplace_back([&, s = sp.get()] {
       if (s->up) {
-        s->outcome = SendLoop(s->fd.get(), *source, StreamLimits{end_ns, kStallNs}, stop, s->bytes, nullptr, s->mode);
+        s->outcome = SendLoop(s->fd.get(), *source, StreamLimits{end_ns + kSendTailNs, kStallNs}, stop, s->bytes,
+                              nullptr, s->mode, &s->log);
         UpdateTcpInfo(s->fd.get(), s->facts);
         ::shutdown(s->fd.get(), SHUT_WR);  // EOF: the agent stops counting
       } else {
         s->bytes.fetch_add(s->prefix.size(), std::memory_order_relaxed);
+        s->log.Record(start_ns, s->prefix.size());  // before the window: never counted
         std::vector<char> buffer(std::clamp<uint64_t>(o.bs, 128 << 10, 4 << 20));
         s->outcome = ReceiveLoop(s->fd.get(), buffer.data(), buffer.size(),
-                                 StreamLimits{end_ns + kDownGraceNs, kStallNs}, stop, s->bytes);
+                                 StreamLimits{end_ns + kDownGraceNs, kStallNs}, stop, s->bytes, nullptr, &s->log);
         UpdateTcpInfo(s->fd.get(), s->facts);
       }
       if (s->outcome.end == StreamEnd::kError || s->outcome.end == StreamEnd::kStalled) stop = true;
@@ -196,45 +219,65 @@ NetTestOutcome RunNetTest(const NetTestOptions& o) {
   }
   for (auto& s : streams) s->fd.reset();  // closed before NetFinish: up streams see EOF
 
-  // What the receiver counted: the agent for up, this client for down.
-  NetDirection up_dir, down_dir;
-  uint64_t first_ns = UINT64_MAX, last_byte_ns = 0;
-  for (auto& s : streams) {
-    if (s->up) {
-      up_dir.bytes += s->bytes.load();
-      up_dir.seconds = std::max(up_dir.seconds, static_cast<double>(s->outcome.last_ns - start_ns) / 1e9);
-      r.up_retrans += s->facts.total_retrans.value_or(0);
-    } else {
-      down_dir.bytes += s->bytes.load();
-      if (s->outcome.first_ns) first_ns = std::min(first_ns, s->outcome.first_ns);
-      last_byte_ns = std::max(last_byte_ns, s->outcome.last_ns);
-    }
-  }
-  if (first_ns != UINT64_MAX && last_byte_ns > first_ns) down_dir.seconds = static_cast<double>(last_byte_ns - first_ns) / 1e9;
+  // The window this client proposes: the planned one, ended where its first stream
+  // stopped. The agent ends it earlier if one of its streams stopped first.
+  std::vector<uint64_t> stops;
+  for (auto& s : streams) stops.push_back(StopNs(s->outcome, !s->up));
+  Window window = EndAtFirstStop(planned, stops);
+  for (auto& s : streams)
+    if (s->up) r.up_retrans += s->facts.total_retrans.value_or(0);
   if (!streams.empty()) r.facts = streams.front()->facts;
 
   const milliseconds finish_timeout = problem.empty() ? milliseconds(10000) : milliseconds(1000);
   Result<Frame> report =
-      control.value().Request(MessageType::kNetFinish, {{"session", session}}, MessageType::kNetReport, finish_timeout);
-  if (report.ok() && report.value().payload.contains("telemetry") && report.value().payload["telemetry"].is_object() &&
-      !report.value().payload["telemetry"].empty())
-    r.telemetry = report.value().payload["telemetry"];
-  if (report.ok() && report.value().payload.contains("streams") && report.value().payload["streams"].is_array()) {
-    NetDirection agent_up;
-    for (const nlohmann::json& st : report.value().payload["streams"]) {
+      control.value().Request(MessageType::kNetFinish, {{"session", session}, {"window_end_us", UsAfter(start_ns, window.end_ns)}},
+                              MessageType::kNetReport, finish_timeout);
+  const nlohmann::json* agent_streams = nullptr;
+  if (report.ok()) {
+    const nlohmann::json& p = report.value().payload;
+    if (p.contains("telemetry") && p["telemetry"].is_object() && !p["telemetry"].empty()) r.telemetry = p["telemetry"];
+    if (p.contains("streams") && p["streams"].is_array() && p.contains("window") && p["window"].is_object() &&
+        p["window"].value("end_us", nlohmann::json()).is_number_unsigned()) {
+      agent_streams = &p["streams"];
+      // The agent's end is never later than ours (it starts from our proposal).
+      window.end_ns = std::max(window.start_ns, std::min(window.end_ns, NsAt(start_ns, p["window"]["end_us"].get<uint64_t>())));
+    }
+  }
+  r.window_start_s = static_cast<double>(window.start_ns - start_ns) / 1e9;
+  r.window_end_s = static_cast<double>(window.end_ns - start_ns) / 1e9;
+
+  // What the receiver counted inside the window: the agent for up, this client for down.
+  NetDirection up_dir, down_dir;
+  up_dir.seconds = down_dir.seconds = window.seconds();
+  for (auto& s : streams) {
+    NetStreamFigure f;
+    f.up = s->up;
+    f.index = s->index;
+    f.end = ToString(s->outcome.end);
+    if (s->up && agent_streams) {
+      for (const nlohmann::json& st : *agent_streams) {
+        if (!st.is_object() || st.value("dir", "") != "up" || st.value("stream", -1) != static_cast<int64_t>(s->index))
+          continue;
+        f.bytes = st.value("bytes", uint64_t{0});
+        f.end = st.value("end", "done");
+        if (f.end != "done" && r.agent_report_note.empty())
+          r.agent_report_note = fmt::format("agent: up stream {} ended: {}", s->index, f.end);
+      }
+    } else {
+      f.bytes = s->log.BytesIn(window);  // down: received here; up without a report: sent here
+      f.receiver_counted = !s->up;
+    }
+    NetDirection& d = s->up ? up_dir : down_dir;
+    d.bytes += f.bytes;
+    d.receiver_counted = d.receiver_counted && f.receiver_counted;
+    r.streams.push_back(f);
+  }
+  if (agent_streams) {
+    for (const nlohmann::json& st : *agent_streams)
       if (st.is_object() && st.value("dir", "") == "down" && st.contains("send") && st["send"].is_string())
         r.agent_send_mode = st["send"];
-      if (!st.is_object() || st.value("dir", "") != "up") continue;
-      agent_up.bytes += st.value("bytes", uint64_t{0});
-      agent_up.seconds = std::max(agent_up.seconds, st.value("seconds", 0.0));
-      const std::string end = st.value("end", "done");
-      if (end != "done" && r.agent_report_note.empty())
-        r.agent_report_note = fmt::format("agent: up stream {} ended: {}", st.value("stream", 0), end);
-    }
-    if (want_up) up_dir = agent_up;
-  } else {
-    up_dir.receiver_counted = false;
-    if (problem.empty()) problem = "the agent did not report: " + report.status().message();
+  } else if (problem.empty()) {
+    problem = "the agent did not report: " + (report.ok() ? std::string("no window in NetReport") : report.status().message());
   }
   if (want_up) r.up = up_dir;
   if (want_down) r.down = down_dir;

@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <chrono>
 #include <condition_variable>
+#include <optional>
 #include <vector>
 
 #include <fmt/format.h>
@@ -15,6 +16,7 @@
 #include "agent/frame_socket.h"
 #include "agent/wire.h"
 #include "net/net_stream.h"
+#include "net/stream_window.h"
 #include "platform/clock.h"
 #include "sysinfo/telemetry/telemetry.h"
 
@@ -23,6 +25,9 @@ namespace {
 
 constexpr uint32_t kMaxStreams = 128;
 constexpr double kMaxSeconds = 3600;
+constexpr double kMaxOmitSeconds = 60;
+// An attached stream waits this long for NetGo (every stream attached) before it gives up.
+constexpr auto kGoWait = std::chrono::seconds(30);
 constexpr size_t kMaxSessions = 64;
 // An up stream may run this long past the session's seconds before the agent gives up.
 constexpr uint64_t kGraceNs = 5000000000ull;
@@ -45,9 +50,11 @@ std::string RandomHex(size_t bytes) {
 
 struct NetStreamSlot {
   std::atomic<bool> attached{false};
-  std::atomic<uint64_t> bytes{0};
-  double seconds = 0;   // DataAttached to the last byte; under NetSession::mutex
-  std::string end;      // how it ended; under NetSession::mutex
+  std::atomic<uint64_t> bytes{0};  // all moved: received (up) or sent (down)
+  net::ByteLog log;      // what `bytes` was when; written by the stream's thread only
+  uint64_t stop_ns = 0;  // up: last byte received; down: the send loop returned; 0: none
+  bool ended = false;    // the stream's thread is done with `log`; under NetSession::mutex
+  std::string end;       // how it ended; under NetSession::mutex
   std::string send_mode;  // down streams: how the agent sent; under NetSession::mutex
 };
 
@@ -57,6 +64,7 @@ struct NetSession {
   std::string dir;  // up | down | both
   uint32_t streams = 1;
   double seconds = 10;
+  double omit_s = 0;
   uint64_t bs = 0;
   net::SendMode mode = net::SendMode::kCopy;
   std::optional<net::SendSource> source;  // for down streams; read-only once made
@@ -65,6 +73,9 @@ struct NetSession {
   std::mutex mutex;
   std::condition_variable changed;
   int running = 0;  // attached streams not yet ended; under mutex
+  // The start barrier (NetGo): every stream starts moving bytes here, and the window is
+  // planned from it. 0 until NetGo; under mutex.
+  uint64_t barrier_ns = 0;
   // The NAS's CPU, interrupts, disks and sensors while the test runs (issue 6: every net
   // test is sampled); stopped by Finish, or with the session when the client goes.
   std::unique_ptr<sysinfo::telemetry::TelemetrySampler> telemetry;
@@ -94,6 +105,11 @@ Result<nlohmann::json> NetService::Start(const nlohmann::json& request, uint64_t
       seconds->get<double>() > kMaxSeconds)
     return Status::BadInput(fmt::format("NetStart: \"seconds\" must be a number in (0, {}]", kMaxSeconds));
   session->seconds = seconds->get<double>();
+  if (auto omit = request.find("omit"); omit != request.end()) {
+    if (!omit->is_number() || !(omit->get<double>() >= 0) || omit->get<double>() > kMaxOmitSeconds)
+      return Status::BadInput(fmt::format("NetStart: \"omit\" must be a number in [0, {}]", kMaxOmitSeconds));
+    session->omit_s = omit->get<double>();
+  }
   const auto bs = request.find("bs");
   if (bs == request.end() || !bs->is_number_integer() || bs->get<int64_t>() < 1 || bs->get<int64_t>() > (64 << 20))
     return Status::BadInput("NetStart: \"bs\" must be an integer 1 .. 67108864 bytes");
@@ -158,7 +174,6 @@ Status NetService::Attach(const nlohmann::json& request, ScopedFd socket, const 
   }
   const int fd = socket.get();
   net::StreamOutcome outcome;
-  uint64_t start_ns = MonotonicNs();
   const net::SendMode mode =
       up ? net::SendMode::kCopy : net::ChooseSendMode(fd, session->mode != net::SendMode::kCopy);
   Status status = net::PrepareStreamSocket(fd, mode);
@@ -166,16 +181,26 @@ Status NetService::Attach(const nlohmann::json& request, ScopedFd socket, const 
     status = SendFrame(fd, MessageType::kDataAttached, nlohmann::json::object(),
                        std::chrono::steady_clock::now() + std::chrono::seconds(5));
   }
+  // No byte moves before the barrier: a stream attached early must not get a head start
+  // over one attached late.
+  uint64_t barrier_ns = 0;
   if (status.ok()) {
-    start_ns = MonotonicNs();
-    const uint64_t seconds_ns = static_cast<uint64_t>(session->seconds * 1e9);
+    std::unique_lock<std::mutex> lock(session->mutex);
+    const auto give_up = std::chrono::steady_clock::now() + kGoWait;
+    while (session->barrier_ns == 0 && !session->stop && !stop && std::chrono::steady_clock::now() < give_up)
+      session->changed.wait_for(lock, std::chrono::milliseconds(100));
+    barrier_ns = session->barrier_ns;
+    if (barrier_ns == 0) status = Status::Io("the test was not started (no NetGo)");
+  }
+  if (status.ok()) {
+    const net::Window planned = net::PlannedWindow(barrier_ns, session->omit_s, session->seconds);
     if (up) {
       std::vector<char> buffer(std::clamp<uint64_t>(session->bs, 128 << 10, 4 << 20));
-      net::StreamLimits limits{start_ns + seconds_ns + kGraceNs, 5000000000ull};
-      outcome = net::ReceiveLoop(fd, buffer.data(), buffer.size(), limits, session->stop, slot.bytes, &stop);
+      net::StreamLimits limits{planned.end_ns + kGraceNs, 5000000000ull};
+      outcome = net::ReceiveLoop(fd, buffer.data(), buffer.size(), limits, session->stop, slot.bytes, &stop, &slot.log);
     } else {
-      net::StreamLimits limits{start_ns + seconds_ns, 5000000000ull};
-      outcome = net::SendLoop(fd, *session->source, limits, session->stop, slot.bytes, &stop, mode);
+      net::StreamLimits limits{planned.end_ns + net::kSendTailNs, 5000000000ull};
+      outcome = net::SendLoop(fd, *session->source, limits, session->stop, slot.bytes, &stop, mode, &slot.log);
       // Our side is done; let the client see EOF and close its own, so no reset cuts
       // the bytes still in flight.
       ::shutdown(fd, SHUT_WR);
@@ -190,8 +215,9 @@ Status NetService::Attach(const nlohmann::json& request, ScopedFd socket, const 
   }
   {
     std::lock_guard<std::mutex> lock(session->mutex);
-    const uint64_t last = outcome.last_ns ? outcome.last_ns : start_ns;
-    slot.seconds = static_cast<double>(last - start_ns) / 1e9;
+    // When the stream stopped moving bytes: the common window ends at the first such stop.
+    slot.stop_ns = net::StopNs(outcome, up);
+    slot.ended = true;
     slot.end = status.ok() ? net::ToString(outcome.end) : status.message();
     if (!up) slot.send_mode = net::ToString(mode);
     --session->running;
@@ -202,9 +228,39 @@ Status NetService::Attach(const nlohmann::json& request, ScopedFd socket, const 
   return Status::Ok();
 }
 
+Result<nlohmann::json> NetService::Go(const nlohmann::json& request, uint64_t control_id) {
+  if (!request.is_object() || !request.contains("session") || !request["session"].is_string())
+    return Status::BadInput("NetGo: \"session\" missing");
+  std::shared_ptr<NetSession> session;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = sessions_.find(request["session"].get<std::string>());
+    if (it == sessions_.end() || it->second->control_id != control_id)
+      return Status::BadInput("NetGo: unknown or finished session");
+    session = it->second;
+  }
+  size_t attached = 0, wanted = session->up.size() + session->down.size();
+  for (const auto* slots : {&session->up, &session->down})
+    for (const NetStreamSlot& slot : *slots) attached += slot.attached ? 1 : 0;
+  if (attached != wanted)
+    return Status::BadInput(fmt::format("NetGo: {} of {} streams attached", attached, wanted));
+  {
+    std::lock_guard<std::mutex> lock(session->mutex);
+    if (session->barrier_ns != 0) return Status::BadInput("NetGo: the test already started");
+    session->barrier_ns = MonotonicNs();
+  }
+  session->changed.notify_all();
+  return nlohmann::json::object();
+}
+
 Result<nlohmann::json> NetService::Finish(const nlohmann::json& request, uint64_t control_id) {
   if (!request.is_object() || !request.contains("session") || !request["session"].is_string())
     return Status::BadInput("NetFinish: \"session\" missing");
+  std::optional<uint64_t> client_end_us;
+  if (auto it = request.find("window_end_us"); it != request.end()) {
+    if (!it->is_number_unsigned()) return Status::BadInput("NetFinish: \"window_end_us\" must be an integer >= 0");
+    client_end_us = it->get<uint64_t>();
+  }
   std::shared_ptr<NetSession> session;
   {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -215,20 +271,42 @@ Result<nlohmann::json> NetService::Finish(const nlohmann::json& request, uint64_
     sessions_.erase(it);  // no new data connection from here on
   }
   nlohmann::json streams = nlohmann::json::array();
+  nlohmann::json window;
   {
     std::unique_lock<std::mutex> lock(session->mutex);
     session->changed.wait_for(lock, kFinishWait, [&] { return session->running == 0; });
     session->stop = true;
     session->changed.wait_for(lock, std::chrono::seconds(1), [&] { return session->running == 0; });
+    // One window for every stream of both ends: planned at the barrier, ended where the
+    // client's streams stopped (its proposal) or where one of ours did, if earlier.
+    const uint64_t barrier = session->barrier_ns;
+    net::Window w = net::PlannedWindow(barrier, session->omit_s, session->seconds);
+    std::vector<uint64_t> stops;
+    if (barrier == 0) stops.push_back(0);
+    if (client_end_us) stops.push_back(net::NsAt(barrier, *client_end_us));
+    for (const auto* slots : {&session->up, &session->down})
+      for (const NetStreamSlot& slot : *slots) stops.push_back(slot.ended ? slot.stop_ns : 0);
+    w = net::EndAtFirstStop(w, stops);
+    window = {{"start_us", net::UsAfter(barrier, w.start_ns)}, {"end_us", net::UsAfter(barrier, w.end_ns)}};
     auto add = [&](const std::vector<NetStreamSlot>& slots, const char* dir) {
-      for (size_t i = 0; i < slots.size(); ++i)
-        streams.push_back({{"stream", i},
-                           {"dir", dir},
-                           {"bytes", slots[i].bytes.load()},
-                           {"seconds", slots[i].seconds},
-                           {"end", slots[i].attached ? slots[i].end : "not attached"}});
-      if (dir == std::string("down"))
-        for (size_t i = 0; i < slots.size(); ++i) streams[streams.size() - slots.size() + i]["send"] = slots[i].send_mode;
+      const bool up = dir == std::string("up");
+      for (size_t i = 0; i < slots.size(); ++i) {
+        const NetStreamSlot& slot = slots[i];
+        nlohmann::json entry{{"stream", i},
+                             {"dir", dir},
+                             {"end", slot.attached ? (slot.ended ? slot.end : "did not end") : "not attached"},
+                             {"stop_us", slot.ended ? net::UsAfter(barrier, slot.stop_ns) : 0}};
+        // Only the ended stream's log may be read: its thread no longer writes it.
+        const uint64_t in_window = slot.ended ? slot.log.BytesIn(w) : 0;
+        if (up) {
+          entry["bytes"] = in_window;  // received inside the window: the figure
+          entry["received_bytes"] = slot.bytes.load();
+        } else {
+          entry["sent_bytes"] = in_window;  // sent inside the window (socket buffers included)
+          entry["send"] = slot.send_mode;
+        }
+        streams.push_back(entry);
+      }
     };
     add(session->up, "up");
     add(session->down, "down");
@@ -237,7 +315,7 @@ Result<nlohmann::json> NetService::Finish(const nlohmann::json& request, uint64_
   // A NetReport must fit one frame: a very long test keeps its summary, not its series.
   if (telemetry.dump().size() > kMaxPayload / 2 && telemetry.contains("samples"))
     telemetry["samples"] = nlohmann::json::array();
-  return nlohmann::json{{"streams", streams}, {"telemetry", std::move(telemetry)}};
+  return nlohmann::json{{"window", window}, {"streams", streams}, {"telemetry", std::move(telemetry)}};
 }
 
 void NetService::ConnectionClosed(uint64_t control_id) {

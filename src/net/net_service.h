@@ -27,25 +27,35 @@ class NetService {
   NetService(const NetService&) = delete;
   NetService& operator=(const NetService&) = delete;
 
-  // NetStart payload {"dir","streams","seconds","bs","zerocopy"} → NetReady payload
-  // {"session": HEX32, "zerocopy": "sendfile"|"msg_zerocopy"|"none"}. A malformed or
+  // NetStart payload {"dir","streams","seconds","omit","bs","zerocopy"} → NetReady payload
+  // {"session": HEX32, "zerocopy": "sendfile"|"msg_zerocopy"|"none"}. "omit" (seconds,
+  // 0..60, default 0) opens the window that long after the barrier. A malformed or
   // out-of-range request → BadInput (the caller answers Error "bad_request").
   Result<nlohmann::json> Start(const nlohmann::json& net_start_request, uint64_t control_id);
 
   // Serves one data connection after its DataAttach payload {"session","stream","dir"}:
   // validates it (unknown/finished session, stream out of range, wrong dir, stream already
-  // attached → BadInput, nothing sent), sends the DataAttached frame itself, then moves raw
-  // bytes: "up" reads and counts until EOF, `stop`, or the session's seconds + grace;
-  // "down" sends for the session's seconds from DataAttached on, then shuts the sending
-  // side down. Blocks until the stream ends; the socket is closed when it returns.
+  // attached → BadInput, nothing sent), sends the DataAttached frame itself, waits for the
+  // barrier (Go; at most 30 s), then moves raw bytes: "up" reads and counts until EOF,
+  // `stop`, or the window's end + grace; "down" sends from the barrier to the window's end
+  // plus net::kSendTailNs, then shuts the sending side down. Blocks until the stream
+  // ends; the socket is closed when it returns.
   Status Attach(const nlohmann::json& data_attach_request, ScopedFd socket, const std::atomic<bool>& stop);
 
-  // NetFinish payload {"session"} → NetReport payload
-  // {"streams": [{"stream","dir","bytes","seconds","end"[,"send"]}], "telemetry": {}}:
-  // seconds from DataAttached to the last byte, end "done" or why the stream stopped,
-  // send (down streams) how the agent sent: "sendfile" or, on loopback, "none". Waits (bounded,
-  // a few seconds) for the session's attached streams to end, then frees the session.
-  // Unknown session or one of another control connection → BadInput.
+  // NetGo payload {"session"} → NetGoing payload {}: the start barrier. Every stream of
+  // the session must be attached (else BadInput "NetGo: 3 of 4 streams attached"); the
+  // barrier is the moment this is called, and every stream starts moving bytes then.
+  Result<nlohmann::json> Go(const nlohmann::json& net_go_request, uint64_t control_id);
+
+  // NetFinish payload {"session", "window_end_us"} → NetReport payload
+  // {"window": {"start_us","end_us"}, "streams": [{"stream","dir","end","stop_us",
+  //  "bytes","received_bytes" (up) | "sent_bytes","send" (down)}], "telemetry": {}}.
+  // The window is in microseconds after the barrier: planned as omit .. omit + seconds,
+  // ended at the client's proposal (window_end_us: where its streams stopped) or at the
+  // first of the agent's streams to stop, if earlier. Up "bytes" are what the agent
+  // received inside it (the figure); down "sent_bytes" what it sent inside it. Waits
+  // (bounded, a few seconds) for the session's attached streams to end, then frees the
+  // session. Unknown session or one of another control connection → BadInput.
   Result<nlohmann::json> Finish(const nlohmann::json& net_finish_request, uint64_t control_id);
 
   // The control connection is gone: stop its sessions' streams and free the sessions.

@@ -47,6 +47,7 @@ void ReapZeroCopy(int fd) {
 
 StreamOutcome Fail(StreamOutcome out, const char* what, int err) {
   out.end = StreamEnd::kError;
+  out.end_ns = MonotonicNs();
   out.status = Status::Io(fmt::format("{}: {}", what, std::strerror(err)), err);
   return out;
 }
@@ -55,6 +56,7 @@ StreamOutcome Fail(StreamOutcome out, const char* what, int err) {
 bool Stalled(StreamOutcome& out, uint64_t now, uint64_t since_ns, const StreamLimits& limits) {
   if (now - since_ns < limits.stall_ns) return false;
   out.end = StreamEnd::kStalled;
+  out.end_ns = now;
   out.status = Status::Io(fmt::format("no data moved for {:.0f} s: the link or the peer is gone",
                                       static_cast<double>(limits.stall_ns) / 1e9));
   return true;
@@ -102,6 +104,11 @@ SendMode ChooseSendMode(int fd, bool zerocopy_wanted) {
       return SendMode::kCopy;
   }
   return PreferredZeroCopyMode();
+}
+
+uint64_t StopNs(const StreamOutcome& outcome, bool receiver) {
+  if (receiver || outcome.end == StreamEnd::kStalled || outcome.end == StreamEnd::kError) return outcome.last_ns;
+  return outcome.end_ns;
 }
 
 const char* ToString(StreamEnd end) {
@@ -159,8 +166,9 @@ Status PrepareStreamSocket(int fd, SendMode mode, unsigned user_timeout_ms) {
 
 StreamOutcome SendLoop(int fd, const SendSource& source, const StreamLimits& limits, const std::atomic<bool>& stop,
                        std::atomic<uint64_t>& bytes, const std::atomic<bool>* also_stop,
-                       std::optional<SendMode> mode_override) {
+                       std::optional<SendMode> mode_override, ByteLog* log) {
   StreamOutcome out;
+  uint64_t total = bytes.load(std::memory_order_relaxed);
   const size_t block = source.block_bytes();
   const int memfd = source.memfd();
   SendMode mode = mode_override.value_or(source.mode());
@@ -170,6 +178,7 @@ StreamOutcome SendLoop(int fd, const SendSource& source, const StreamLimits& lim
   for (;;) {
     if (stop.load(std::memory_order_relaxed) || (also_stop && also_stop->load(std::memory_order_relaxed))) {
       out.end = StreamEnd::kStopped;
+      out.end_ns = MonotonicNs();
       return out;
     }
     ssize_t n;
@@ -186,6 +195,8 @@ StreamOutcome SendLoop(int fd, const SendSource& source, const StreamLimits& lim
       n = ::send(fd, source.data(), block, MSG_NOSIGNAL);
     }
     const uint64_t now = MonotonicNs();
+    if (n > 0) total += static_cast<uint64_t>(n);
+    if (log) log->Record(now, total);
     if (n > 0) {
       bytes.fetch_add(static_cast<uint64_t>(n), std::memory_order_relaxed);
       if (out.first_ns == 0) out.first_ns = now;
@@ -195,6 +206,7 @@ StreamOutcome SendLoop(int fd, const SendSource& source, const StreamLimits& lim
     }
     if (now >= limits.end_ns) {
       out.end = StreamEnd::kDone;
+      out.end_ns = now;
       return out;
     }
     if (Stalled(out, now, progress_ns, limits)) return out;
@@ -203,28 +215,34 @@ StreamOutcome SendLoop(int fd, const SendSource& source, const StreamLimits& lim
 
 StreamOutcome ReceiveLoop(int fd, char* buffer, size_t buffer_bytes, const StreamLimits& limits,
                           const std::atomic<bool>& stop, std::atomic<uint64_t>& bytes,
-                          const std::atomic<bool>* also_stop) {
+                          const std::atomic<bool>* also_stop, ByteLog* log) {
   StreamOutcome out;
   uint64_t progress_ns = MonotonicNs();
+  uint64_t total = bytes.load(std::memory_order_relaxed);
   for (;;) {
     if (stop.load(std::memory_order_relaxed) || (also_stop && also_stop->load(std::memory_order_relaxed))) {
       out.end = StreamEnd::kStopped;
+      out.end_ns = MonotonicNs();
       return out;
     }
     ssize_t n = ::recv(fd, buffer, buffer_bytes, 0);
     const uint64_t now = MonotonicNs();
+    if (n > 0) total += static_cast<uint64_t>(n);
+    if (log) log->Record(now, total);
     if (n > 0) {
       bytes.fetch_add(static_cast<uint64_t>(n), std::memory_order_relaxed);
       if (out.first_ns == 0) out.first_ns = now;
       out.last_ns = progress_ns = now;
     } else if (n == 0) {
       out.end = StreamEnd::kDone;
+      out.end_ns = now;
       return out;
     } else if (errno != EAGAIN && errno != EINTR) {
       return Fail(out, "recv", errno);
     }
     if (now >= limits.end_ns) {
       out.end = StreamEnd::kTimeUp;
+      out.end_ns = now;
       return out;
     }
     if (Stalled(out, now, progress_ns, limits)) return out;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "nasperf/status.h"
+#include "net/stream_window.h"
 #include "platform/scoped_fd.h"
 
 namespace nasperf::net {
@@ -69,7 +70,13 @@ struct StreamOutcome {
   Status status;          // non-ok for kError and kStalled
   uint64_t first_ns = 0;  // first byte moved (0: none)
   uint64_t last_ns = 0;   // last byte moved
+  uint64_t end_ns = 0;    // the loop returned
 };
+
+// When a stream stopped moving bytes, for ending the common window (stream_window.h): a
+// receiver's last byte; a sender's loop end, or its last byte when it stalled or failed
+// (a cut link: the kernel stopped taking bytes long before the loop gave up).
+uint64_t StopNs(const StreamOutcome& outcome, bool receiver);
 
 // Prepares a connected TCP socket for a stream loop: a short SO_SNDTIMEO/SO_RCVTIMEO so
 // blocking calls come back to look at the clock and `stop`, TCP_USER_TIMEOUT so a cut
@@ -80,15 +87,19 @@ Status PrepareStreamSocket(int fd, SendMode mode, unsigned user_timeout_ms = 300
 // Sends `source`'s block over and over until limits.end_ns or `stop`; adds every byte
 // the kernel accepted to `bytes` (relaxed). Allocates nothing; one syscall per block.
 // `also_stop`, when given, is a second flag with the same meaning as `stop`.
+// `log`, when given, gets (time, total sent) after every send, as ReceiveLoop's does.
 StreamOutcome SendLoop(int fd, const SendSource& source, const StreamLimits& limits,
                        const std::atomic<bool>& stop, std::atomic<uint64_t>& bytes,
                        const std::atomic<bool>* also_stop = nullptr,
-                       std::optional<SendMode> mode = std::nullopt);  // default source.mode()
+                       std::optional<SendMode> mode = std::nullopt,  // default source.mode()
+                       ByteLog* log = nullptr);
 
-// Receives into `buffer` until EOF, limits.end_ns or `stop`, adding to `bytes`.
+// Receives into `buffer` until EOF, limits.end_ns or `stop`, adding to `bytes`. `log`,
+// when given, gets (time, total) after every receive, the total starting from what
+// `bytes` held on entry: what a window count is taken from (stream_window.h).
 StreamOutcome ReceiveLoop(int fd, char* buffer, size_t buffer_bytes, const StreamLimits& limits,
                           const std::atomic<bool>& stop, std::atomic<uint64_t>& bytes,
-                          const std::atomic<bool>* also_stop = nullptr);
+                          const std::atomic<bool>* also_stop = nullptr, ByteLog* log = nullptr);
 
 // What the kernel knows about one connection; unknown values stay nullopt / empty.
 struct TcpFacts {

@@ -171,7 +171,8 @@ bool ReadDataAttached(int fd, std::string* extra) {
 TEST(NetService, UpAndDownStreamsAreCountedAndReported) {
   NetService service;
   Result<nlohmann::json> ready =
-      service.Start(nlohmann::json{{"dir", "both"}, {"streams", 1}, {"seconds", 0.5}, {"bs", 65536}, {"zerocopy", true}}, 7);
+      service.Start(nlohmann::json{{"dir", "both"}, {"streams", 1}, {"seconds", 0.5}, {"omit", 0.2}, {"bs", 65536},
+                                   {"zerocopy", true}}, 7);
   ASSERT_TRUE(ready.ok()) << ready.status().message();
   const std::string session = ready.value()["session"];
   EXPECT_EQ(session.size(), 32u);
@@ -190,6 +191,11 @@ TEST(NetService, UpAndDownStreamsAreCountedAndReported) {
   std::string extra;
   ASSERT_TRUE(ReadDataAttached(up_client.get(), &extra));
   ASSERT_TRUE(ReadDataAttached(down_client.get(), &extra));
+  EXPECT_TRUE(extra.empty()) << "the agent sent before the barrier";
+  // The barrier: only another control connection's NetGo is refused; ours starts both.
+  EXPECT_FALSE(service.Go({{"session", session}}, 8).ok());
+  ASSERT_TRUE(service.Go({{"session", session}}, 7).ok());
+  EXPECT_FALSE(service.Go({{"session", session}}, 7).ok()) << "a second NetGo";
   std::atomic<uint64_t> sent{0}, received{extra.size()};
   std::thread down_reader([&] {
     ASSERT_TRUE(PrepareStreamSocket(down_client.get(), SendMode::kCopy).ok());
@@ -201,7 +207,7 @@ TEST(NetService, UpAndDownStreamsAreCountedAndReported) {
   Result<SendSource> source = SendSource::Make(65536, SendMode::kCopy);
   ASSERT_TRUE(source.ok());
   ASSERT_TRUE(PrepareStreamSocket(up_client.get(), SendMode::kCopy).ok());
-  StreamOutcome tx = SendLoop(up_client.get(), source.value(), StreamLimits{InNs(0.5)}, stop, sent);
+  StreamOutcome tx = SendLoop(up_client.get(), source.value(), StreamLimits{InNs(0.8)}, stop, sent);
   EXPECT_EQ(tx.end, StreamEnd::kDone);
   up_client.reset();
   down_reader.join();
@@ -214,12 +220,17 @@ TEST(NetService, UpAndDownStreamsAreCountedAndReported) {
   down_agent.join();
   const nlohmann::json& streams = report.value()["streams"];
   ASSERT_EQ(streams.size(), 2u) << report.value().dump();
+  // The planned window: omit .. omit + seconds after the barrier (no proposal sent).
+  EXPECT_EQ(report.value()["window"]["start_us"], 200000u);
+  EXPECT_EQ(report.value()["window"]["end_us"], 700000u);
   EXPECT_EQ(streams[0]["dir"], "up");
-  EXPECT_EQ(streams[0]["bytes"].get<uint64_t>(), sent.load());
-  EXPECT_GT(streams[0]["seconds"].get<double>(), 0.3);
+  EXPECT_EQ(streams[0]["received_bytes"].get<uint64_t>(), sent.load());
+  // Counted inside the window only: less than everything, and something.
+  EXPECT_GT(streams[0]["bytes"].get<uint64_t>(), 0u);
+  EXPECT_LT(streams[0]["bytes"].get<uint64_t>(), sent.load());
   EXPECT_EQ(streams[1]["dir"], "down");
-  EXPECT_EQ(streams[1]["bytes"].get<uint64_t>(), received.load());
-  EXPECT_GT(received.load(), 0u);
+  EXPECT_GT(streams[1]["sent_bytes"].get<uint64_t>(), 0u);
+  EXPECT_GT(received.load(), streams[1]["sent_bytes"].get<uint64_t>());
   // Finished: the session is gone.
   EXPECT_FALSE(service.Finish({{"session", session}}, 7).ok());
 }
@@ -239,6 +250,18 @@ TEST(NetService, AttachRefusesUnknownSessionsStreamsAndDirections) {
     Status s = service.Attach(bad, std::move(server), stop);
     EXPECT_EQ(s.kind(), ErrorKind::kBadInput) << bad.dump();
   }
+}
+
+TEST(NetService, GoNeedsEveryStreamAttached) {
+  NetService service;
+  Result<nlohmann::json> ready =
+      service.Start(nlohmann::json{{"dir", "up"}, {"streams", 2}, {"seconds", 1}, {"bs", 65536}}, 1);
+  ASSERT_TRUE(ready.ok());
+  Result<nlohmann::json> go = service.Go({{"session", ready.value()["session"]}}, 1);
+  ASSERT_FALSE(go.ok());
+  EXPECT_EQ(go.status().kind(), ErrorKind::kBadInput);
+  EXPECT_NE(go.status().message().find("0 of 2 streams attached"), std::string::npos) << go.status().message();
+  EXPECT_FALSE(service.Start(nlohmann::json{{"dir", "up"}, {"streams", 1}, {"seconds", 1}, {"omit", -1}, {"bs", 65536}}, 1).ok());
 }
 
 TEST(NetService, ClosedControlConnectionStopsItsStreams) {
