@@ -103,7 +103,13 @@ Result<ResultsStore> ResultsStore::OpenReadOnly(const std::string& path) {
   struct stat st {};
   if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
     return Status::BadInput("--db: " + path + " is not a regular file");
-  Result<SqliteDb> db = SqliteDb::Open(path, OpenMode::kReadOnly);
+  // Where the file and its directory may be written, a connection that may write but is
+  // told not to (query_only): as the last one to close it removes the -wal and -shm files,
+  // which a SQLITE_OPEN_READONLY connection would leave next to the database.
+  const std::filesystem::path dir = std::filesystem::path(path).parent_path();
+  const bool writable =
+      ::access(path.c_str(), W_OK) == 0 && ::access(dir.empty() ? "." : dir.c_str(), W_OK) == 0;
+  Result<SqliteDb> db = SqliteDb::Open(path, writable ? OpenMode::kQueryOnly : OpenMode::kReadOnly);
   if (!db.ok()) return db.status();
   Result<int64_t> version = CheckSchema(db.value());
   // Reading a WAL database needs its -shm file, which a read-only directory cannot hold.

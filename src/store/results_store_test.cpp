@@ -702,6 +702,34 @@ TEST(ResultsStore, ATruncatedDatabaseIsCalledTruncatedNotForeign) {
   }
 }
 
+// Where the database could be written, a read-only open still refuses every write and,
+// closing, leaves no -wal or -shm file beside it (a list must not litter the directory).
+TEST(ResultsStore, OpenReadOnlyWritesNothingAndLeavesNoFilesBehind) {
+  TempDir dir;
+  const std::string path = dir.path() + "/sub/results.db";
+  int64_t id = 0;
+  {
+    Result<ResultsStore> store = OpenIn(dir);
+    ASSERT_TRUE(store.ok());
+    int64_t inv = store.value().BeginInvocation("run", "x", "2026-01-01T00:00:00Z").value();
+    RunResult run = SampleRun("kept", "2026-11-01T00:00:00Z");
+    ASSERT_TRUE(store.value().Save(run, inv).ok());
+    id = run.id;
+  }
+  const std::string before = ReadFile(path);
+  {
+    Result<ResultsStore> store = ResultsStore::OpenReadOnly(path);
+    ASSERT_TRUE(store.ok()) << store.status().message();
+    ASSERT_EQ(store.value().List({}, true).value().size(), 1u);
+    Status write = store.value().SetTag(id, "k", "v");
+    EXPECT_FALSE(write.ok());
+    EXPECT_NE(write.message().find("read-only"), std::string::npos) << write.message();
+  }
+  EXPECT_EQ(ReadFile(path), before);
+  EXPECT_NE(access((path + "-wal").c_str(), F_OK), 0);
+  EXPECT_NE(access((path + "-shm").c_str(), F_OK), 0);
+}
+
 // Read-only commands open the database read-only: a file and directory nobody may write
 // (so no -shm or -wal file can be made) are still read. Root ignores permission bits,
 // so a root test drops to user nobody in a child first.

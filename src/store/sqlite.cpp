@@ -176,8 +176,8 @@ SqliteDb::~SqliteDb() { sqlite3_close_v2(db_); }
 Result<SqliteDb> SqliteDb::Open(const std::string& path, OpenMode mode) {
   SqliteDb db;
   db.path_ = path;
-  db.read_only_ = mode == OpenMode::kReadOnly || mode == OpenMode::kImmutable;
-  int flags = db.read_only_ ? SQLITE_OPEN_READONLY
+  const bool read_only = mode == OpenMode::kReadOnly || mode == OpenMode::kImmutable;
+  int flags = read_only ? SQLITE_OPEN_READONLY
                             : SQLITE_OPEN_READWRITE | (mode == OpenMode::kCreate ? SQLITE_OPEN_CREATE : 0);
   std::string name = path;
   if (mode == OpenMode::kImmutable) {
@@ -200,6 +200,9 @@ Result<SqliteDb> SqliteDb::Open(const std::string& path, OpenMode mode) {
                          db.db_ ? sqlite3_errmsg(db.db_) : "cannot open");
   // Extended codes tell a read-only directory from a read-only file, a short read from EIO.
   sqlite3_extended_result_codes(db.db_, 1);
+  if (mode == OpenMode::kQueryOnly) {
+    if (Status s = db.Exec("PRAGMA query_only = ON"); !s.ok()) return s;
+  }
   // Other nasperf processes may be writing: wait for them rather than fail. Setting the
   // timeout touches only this connection, never the file.
   sqlite3_busy_timeout(db.db_, 30000);

@@ -55,6 +55,7 @@ Status SqliteFailure(int code, const std::string& path, const std::string& detai
 enum class OpenMode {
   kCreate,     // read and write, creating the file when missing
   kReadWrite,  // read and write an existing file
+  kQueryOnly,  // read and write access, but every write is refused (PRAGMA query_only)
   kReadOnly,   // read only: works on a read-only file or file system
   kImmutable,  // read only, without locks or -shm file: only when no process writes it
 };
@@ -80,12 +81,10 @@ class SqliteDb {
   int Changes() const { return sqlite3_changes(db_); }
 
   const std::string& path() const { return path_; }
-  bool read_only() const { return read_only_; }
 
  private:
   sqlite3* db_ = nullptr;
   std::string path_;
-  bool read_only_ = false;
 };
 
 // Whether a failed Status came from another connection holding a lock that the busy
