@@ -159,8 +159,8 @@ TEST(StoreIntegrityE2eTest, FailedCommandsLeaveNoInvocationBehind) {
   const std::string token = dir.Sub("token");
   ASSERT_TRUE(WriteFileBytes(token, "0123456789abcdef-token\n"));
   ::chmod(token.c_str(), 0600);
-  CliResult net = RunNasperf(
-      {"net", "127.0.0.1:" + std::to_string(port), "--time", "1", "--token-file", token, "--db", db}, 30);
+  CliResult net =
+      RunNasperf({"net", "127.0.0.1:" + std::to_string(port), "--time", "1", "--token-file", token, "--db", db}, 30);
   EXPECT_NE(net.exit_code, 0) << net.out;
   EXPECT_EQ(Query(db, "SELECT count(*) FROM invocations"), "1") << "net: " << net.err;
 
