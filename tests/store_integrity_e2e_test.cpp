@@ -1,7 +1,7 @@
 // E2E tests that the results database tells the truth and loses nothing: a tag added to a
 // run in progress survives its end; rm refuses a run in progress and takes a killed one;
 // a failed net test, a refused import and an undecodable file leave no invocation row;
-// a truncated database is called truncated; a read-only database is still listed.
+// a truncated database is called truncated, a full disk full; a read-only database is still listed.
 #include <netinet/in.h>
 #include <signal.h>
 #include <sqlite3.h>
@@ -213,6 +213,39 @@ TEST(StoreIntegrityE2eTest, ATruncatedDatabaseIsCalledTruncated) {
     EXPECT_TRUE(Contains(r.err, "truncated")) << r.err;
     EXPECT_FALSE(Contains(r.err, "not an SQLite database")) << r.err;
   }
+}
+
+// A full disk is called a full disk, and what was stored before it filled still lists.
+TEST(StoreIntegrityE2eTest, AFullDiskIsCalledFullAndTheDatabaseStaysReadable) {
+  TempDir dir;
+  ASSERT_TRUE(dir.ok());
+  ScopedMount tiny("tmpfs", dir.path(), "tmpfs", 0, "size=160k");
+  if (!tiny.ok()) NASPERF_SKIP_OR_FAIL("needs to mount a small tmpfs (root): " + tiny.error());
+  const std::string db = dir.Sub("results.db");
+  CliResult full;
+  for (int i = 0; i < 4 && full.exit_code != 1; ++i)
+    full = RunNasperf({"quick", "null:", "--size", "8m", "--repeat", "1", "--time", "1", "--db", db});
+  ASSERT_EQ(full.exit_code, 1) << "160 KiB never filled: " << full.err;
+  EXPECT_TRUE(Contains(full.err, "results database " + db + ": the disk is full")) << full.err;
+  EXPECT_FALSE(Contains(full.err, "not an SQLite database")) << full.err;
+  // "stored as runs A-B" may name the runs stored before the disk filled: all of them, whole.
+  if (const size_t at = full.out.find("stored as run"); at != std::string::npos) {
+    const std::string rest = full.out.substr(at + 13);
+    const size_t digits = rest.find_first_of("0123456789");
+    ASSERT_NE(digits, std::string::npos) << full.out;
+    size_t used = 0;
+    const long first = std::stol(rest.substr(digits), &used);
+    long last = first;
+    if (rest[digits + used] == '-') last = std::stol(rest.substr(digits + used + 1));
+    EXPECT_EQ(Query(db, "SELECT count(*) FROM runs WHERE partial = 0 AND id BETWEEN " + std::to_string(first) +
+                            " AND " + std::to_string(last)),
+              std::to_string(last - first + 1))
+        << "runs said to be stored are not, or not whole:\n"
+        << full.out;
+  }
+  CliResult list = RunNasperf({"results", "list", "--db", db, "--json"});
+  EXPECT_EQ(list.exit_code, 0) << list.err;
+  EXPECT_EQ(Query(db, "PRAGMA integrity_check"), "ok");
 }
 
 // `results list` reads a database nobody may write (file 0444 in a 0555 directory, so no
