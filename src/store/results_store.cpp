@@ -269,10 +269,11 @@ Status ResultsStore::WriteRunBody(const RunResult& run) {
 
 Status ResultsStore::FinishRun(const RunResult& run) {
   return InTransaction(db_, [&]() -> Status {
-    // What a run's end decides, by BindRunColumns' numbers; where, when and by which
-    // command it started was written by BeginRun and stays.
+    // What a run's end decides, by BindRunColumns' numbers (and started_at: `net` stores
+    // when its test began, known only after it); the nasperf version, command line and
+    // source written by BeginRun stay, and tags set meanwhile are another table's rows.
     Result<SqliteStatement> s = db_.Prepare(
-        "UPDATE runs SET name = ?6, test = ?7, target = ?8, engine = ?9, partial = ?10, error = ?11, "
+        "UPDATE runs SET started_at = ?1, name = ?6, test = ?7, target = ?8, engine = ?9, partial = ?10, error = ?11, "
         "job_json = ?12, cpu_user_pct = ?13, cpu_sys_pct = ?14, notes_json = ?15, repeats_json = ?16, "
         "inventory_json = ?17, cached = ?18, measured_on = ?19, telemetry_json = ?20, protocol_json = ?21, "
         "owner_host = NULL, owner_pid = NULL, owner_start = NULL WHERE id = ?22");

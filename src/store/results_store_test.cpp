@@ -187,6 +187,7 @@ TEST(ResultsStore, FinishKeepsTagsAddedWhileTheRunWasInProgress) {
     ASSERT_TRUE(other.value().SetTag(run.id, "box", "changed by the user").ok());
   }
   run.tags["late"] = "own tag";
+  run.started_at = "2026-11-01T00:00:05Z";  // net knows when its test began only at the end
   ASSERT_TRUE(recorder.value().FinishRun(run).ok());
   Result<RunResult> back = recorder.value().Load(run.id);
   ASSERT_TRUE(back.ok()) << back.status().message();
@@ -194,6 +195,7 @@ TEST(ResultsStore, FinishKeepsTagsAddedWhileTheRunWasInProgress) {
   EXPECT_EQ(back.value().tags.at("box"), "changed by the user");  // the user's change is newer
   EXPECT_EQ(back.value().tags.at("mtu"), "9000");
   EXPECT_EQ(back.value().tags.at("late"), "own tag");
+  EXPECT_EQ(back.value().started_at, "2026-11-01T00:00:05Z");
   EXPECT_FALSE(back.value().partial);
   EXPECT_EQ(back.value().samples.size(), run.samples.size());
 }
