@@ -70,7 +70,7 @@ int ReportCommand(const ReportCommandOptions& o) {
   std::string db = o.filters.common.db.empty() ? ResultsStore::DefaultPath() : o.filters.common.db;
   if (::access(db.c_str(), F_OK) != 0)
     return ReportFailure(Status::BadInput("no results database at " + db + " yet: nothing to report (see --db)"));
-  Result<ResultsStore> store = ResultsStore::Open(db);
+  Result<ResultsStore> store = ResultsStore::OpenReadOnly(db);  // a report only reads it
   if (!store.ok()) return ReportFailure(store.status());
 
   // --last counts items (a sweep, a quick suite), not runs.

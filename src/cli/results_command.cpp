@@ -35,13 +35,16 @@ std::string DbPath(const ResultsCommandOptions& o) {
   return o.common.db.empty() ? ResultsStore::DefaultPath() : o.common.db;
 }
 
+enum class Access { kRead, kWrite, kCreate };
+
 // Opened only after the arguments are checked: bad input must not create a database.
-// Commands that only read never create one either.
-Result<ResultsStore> OpenStore(const ResultsCommandOptions& o, bool create) {
+// Commands that only read never create one either, and open it read-only, so that they
+// work on a read-only file or file system.
+Result<ResultsStore> OpenStore(const ResultsCommandOptions& o, Access access) {
   std::string path = DbPath(o);
-  if (!create && ::access(path.c_str(), F_OK) != 0)
+  if (access != Access::kCreate && ::access(path.c_str(), F_OK) != 0)
     return Status::BadInput("no results database at " + path + " yet: nothing has been stored (see --db)");
-  return ResultsStore::Open(path);
+  return access == Access::kRead ? ResultsStore::OpenReadOnly(path) : ResultsStore::Open(path);
 }
 
 Result<RunFilter> BuildFilter(const ResultsCommandOptions& o) {
@@ -101,7 +104,7 @@ Result<std::vector<RunResult>> Matching(const ResultsCommandOptions& o, bool det
   Result<RunFilter> filter = BuildFilter(o);
   if (!filter.ok()) return filter.status();
   if (::access(DbPath(o).c_str(), F_OK) != 0) return std::vector<RunResult>{};
-  Result<ResultsStore> store = OpenStore(o, false);
+  Result<ResultsStore> store = OpenStore(o, Access::kRead);
   if (!store.ok()) return store.status();
   return store.value().List(filter.value(), details);
 }
@@ -113,7 +116,7 @@ int List(const ResultsCommandOptions& o) {
     std::printf("%s\n", DocumentToJson(runs.value()).dump(2).c_str());
     return 0;
   }
-  Result<ResultsStore> store = OpenStore(o, false);
+  Result<ResultsStore> store = OpenStore(o, Access::kRead);
   std::map<int64_t, InvocationRecord> sweeps;
   if (store.ok()) {
     Result<std::vector<InvocationRecord>> found = store.value().ListInvocations("sweep");
@@ -166,7 +169,7 @@ int Show(const ResultsCommandOptions& o) {
     if (!id.ok()) return ReportFailure(id.status());
     ids.push_back(id.value());
   }
-  Result<ResultsStore> store = OpenStore(o, false);
+  Result<ResultsStore> store = OpenStore(o, Access::kRead);
   if (!store.ok()) return ReportFailure(store.status());
   bool any_sweep = std::any_of(ids.begin(), ids.end(), [](const StoredId& i) { return i.sweep; });
   if (any_sweep && ids.size() > 1)
@@ -266,7 +269,7 @@ int CompareRuns(const ResultsCommandOptions& o) {
     if (!parsed.ok()) return ReportFailure(parsed.status());
     line = parsed.value();
   }
-  Result<ResultsStore> store = OpenStore(o, false);
+  Result<ResultsStore> store = OpenStore(o, Access::kRead);
   if (!store.ok()) return ReportFailure(store.status());
   const bool chosen_for_user = o.ids.empty();
   if (chosen_for_user) {
@@ -299,7 +302,7 @@ int Tag(const ResultsCommandOptions& o) {
   if (!id.ok()) return ReportFailure(id.status());
   Result<std::map<std::string, std::string>> tags = ParseTags({o.ids.begin() + 1, o.ids.end()}, "tag");
   if (!tags.ok()) return ReportFailure(tags.status());
-  Result<ResultsStore> store = OpenStore(o, false);
+  Result<ResultsStore> store = OpenStore(o, Access::kWrite);
   if (!store.ok()) return ReportFailure(store.status());
   for (const auto& [k, v] : tags.value())
     if (Status s = store.value().SetTag(id.value(), k, v); !s.ok()) return ReportFailure(s);
@@ -311,13 +314,12 @@ int Remove(const ResultsCommandOptions& o) {
   Result<std::vector<int64_t>> ids = ParseIds(o.ids);
   if (!ids.ok()) return ReportFailure(ids.status());
   if (ids.value().empty()) return ReportFailure(Status::BadInput("rm: give the IDs of the runs to remove"));
-  Result<ResultsStore> opened = OpenStore(o, false);
+  Result<ResultsStore> opened = OpenStore(o, Access::kWrite);
   if (!opened.ok()) return ReportFailure(opened.status());
   ResultsStore& store = opened.value();
-  for (int64_t id : ids.value()) {
-    Result<RunResult> run = store.Load(id);
-    if (!run.ok()) return ReportFailure(run.status());
-  }
+  // Every run is checked before any is removed: absent, or still being measured.
+  for (int64_t id : ids.value())
+    if (Status s = store.CheckRemovable(id, o.force); !s.ok()) return ReportFailure(s);
   if (!o.yes) {
     if (!::isatty(STDIN_FILENO))
       return ReportFailure(Status::BadInput("rm: stdin is not a terminal to ask on; add --yes to remove without asking"));
@@ -330,7 +332,7 @@ int Remove(const ResultsCommandOptions& o) {
     }
   }
   for (int64_t id : ids.value())
-    if (Status s = store.Remove(id); !s.ok()) return ReportFailure(s);
+    if (Status s = store.Remove(id, o.force); !s.ok()) return ReportFailure(s);
   if (!o.common.json) std::printf("removed %zu run(s)\n", ids.value().size());
   return 0;
 }
@@ -402,13 +404,12 @@ int Import(const ResultsCommandOptions& o) {
       runs.push_back(std::move(r));
     }
   }
-  Result<ResultsStore> opened = OpenStore(o, true);
+  Result<ResultsStore> opened = OpenStore(o, Access::kCreate);
   if (!opened.ok()) return ReportFailure(opened.status());
   ResultsStore& store = opened.value();
-  Result<int64_t> invocation = store.BeginInvocation("import", o.common.command_line, UtcTimestamp());
-  if (!invocation.ok()) return ReportFailure(invocation.status());
-  for (RunResult& r : runs)
-    if (Status s = store.Save(r, invocation.value()); !s.ok()) return ReportFailure(s);
+  // One transaction: a run that cannot be stored leaves neither runs nor an invocation.
+  if (Status s = store.SaveInvocation("import", o.common.command_line, UtcTimestamp(), runs); !s.ok())
+    return ReportFailure(s);
   if (o.common.json) {
     std::printf("%s\n", DocumentToJson(runs).dump(2).c_str());
   } else {
@@ -453,6 +454,8 @@ CLI::App* AddResultsCommand(CLI::App& app, ResultsCommandOptions& o) {
   CLI::App* rm = results->add_subcommand("rm", "remove runs");
   rm->add_option("ID", o.ids, "run ids")->required();
   rm->add_flag("--yes,-y", o.yes, "do not ask");
+  rm->add_flag("--force", o.force,
+               "remove even a run recorded as in progress on another host (whose process this host cannot check)");
   CLI::App* exp = results->add_subcommand("export", "all matching runs as CSV or the JSON document");
   exp->add_flag("--csv", o.csv, "CSV, one row per run and direction");
   AddFilterOptions(*exp, o);

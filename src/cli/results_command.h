@@ -16,6 +16,7 @@ struct ResultsCommandOptions {
   std::string name, since, target, last;
   std::vector<std::string> ids;   // run ids (and for `tag`: ID k=v ...)
   bool yes = false;
+  bool force = false;  // rm: even a run recorded as in progress on another host
   bool csv = false;
   std::string format = "auto";    // import
   std::vector<std::string> files; // import

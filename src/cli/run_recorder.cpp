@@ -14,14 +14,15 @@ Result<RunRecorder> RunRecorder::Open(const CommonOptions& options, const std::s
   Result<ResultsStore> store = ResultsStore::Open(path);
   if (!store.ok()) return store.status();
   recorder.store_.emplace(std::move(store).value());
-  Result<int64_t> invocation = recorder.store_->BeginInvocation(command, options.command_line, UtcTimestamp());
-  if (!invocation.ok()) return invocation.status();
-  recorder.invocation_id_ = invocation.value();
+  // The invocation is written with the first run: a command that fails before it
+  // measures anything (no agent, a refused token) must leave nothing in the database.
+  recorder.command_ = command;
+  recorder.started_at_ = UtcTimestamp();
   return recorder;
 }
 
 Status RunRecorder::SetSummary(const nlohmann::ordered_json& summary) {
-  if (!store_) return Status::Ok();
+  if (!store_ || invocation_id_ == 0) return Status::Ok();
   return store_->SetInvocationSummary(invocation_id_, summary);
 }
 
@@ -29,6 +30,11 @@ Status RunRecorder::Begin(RunResult& run) {
   run.started_at = UtcTimestamp();
   run.command_line = command_line_;
   if (!store_) return Status::Ok();
+  if (invocation_id_ == 0) {
+    Result<int64_t> invocation = store_->BeginInvocation(command_, command_line_, started_at_);
+    if (!invocation.ok()) return invocation.status();
+    invocation_id_ = invocation.value();
+  }
   return store_->BeginRun(run, invocation_id_);
 }
 
@@ -39,7 +45,9 @@ Status RunRecorder::Finish(RunResult& run, const RunResult& begun) {
   run.inventory = begun.inventory;
   if (!run.protocol) run.protocol = begun.protocol;
   if (!store_) return Status::Ok();
-  return store_->FinishRun(run);
+  Status stored = store_->FinishRun(run);
+  if (!stored.ok()) all_stored_ = false;
+  return stored;
 }
 
 }  // namespace nasperf
@@ -60,7 +68,7 @@ RunResult NewRunRecord(const std::string& name, const std::map<std::string, std:
 }
 
 std::string StoredLine(const RunRecorder& recorder, const std::vector<RunResult>& runs) {
-  if (!recorder.enabled() || runs.empty() || runs.front().id == 0) return "";
+  if (!recorder.enabled() || !recorder.all_stored() || runs.empty() || runs.front().id == 0) return "";
   std::string ids = " " + std::to_string(runs.front().id);
   if (runs.size() > 1) ids = "s" + ids + "-" + std::to_string(runs.back().id);
   return "stored as run" + ids + " in " + recorder.path() + "\n";

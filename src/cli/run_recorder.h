@@ -18,19 +18,25 @@ class RunRecorder {
 
   bool enabled() const { return store_.has_value(); }
   std::string path() const { return store_ ? store_->path() : std::string(); }
-  // The stored invocation these runs belong to; 0 under --no-store.
+  // The stored invocation these runs belong to; 0 under --no-store and until the first
+  // run begins (a command that stores no run leaves no invocation).
   int64_t invocation_id() const { return invocation_id_; }
-  // Keeps a suite's summary (a sweep's analysis) with the invocation.
+  // Keeps a suite's summary (a sweep's analysis) with the invocation, when there is one.
   Status SetSummary(const nlohmann::ordered_json& summary);
   // Fills started_at, command_line, tags (and id when storing) of a run about to start.
   Status Begin(RunResult& run);
   // Stores the final state of a run that Begin saw. Keeps its id, time and command line.
   Status Finish(RunResult& run, const RunResult& begun);
+  // Whether every run begun so far was stored in its final state.
+  bool all_stored() const { return all_stored_; }
 
  private:
   std::optional<ResultsStore> store_;
   int64_t invocation_id_ = 0;
+  std::string command_;
   std::string command_line_;
+  std::string started_at_;
+  bool all_stored_ = true;
 };
 
 }  // namespace nasperf
@@ -43,7 +49,8 @@ class Target;
 // inventory (GatherInventory, done once per command: it does not change between tests).
 RunResult NewRunRecord(const std::string& name, const std::map<std::string, std::string>& tags, const Target& target,
                        const JobSpec& job, const nlohmann::ordered_json& inventory);
-// "stored as run 12 in PATH" (or runs 12-19), empty when nothing was stored.
+// "stored as run 12 in PATH" (or runs 12-19), empty when nothing was stored or a final
+// save failed (its error says so; the line must not contradict it).
 std::string StoredLine(const RunRecorder& recorder, const std::vector<RunResult>& runs);
 
 }  // namespace nasperf

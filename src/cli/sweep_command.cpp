@@ -270,6 +270,7 @@ int SweepCommand(const SweepCommandOptions& o) {
   }
   target.reset();  // removes the test file (on a share too) before anything is printed
   summary.partial = !status.ok();
+  summary.id = recorder.value().invocation_id();  // made with the first point
   summary.curves = AnalyseCurves(points, summary);
   Status summarised = recorder.value().SetSummary(SweepToJson(summary));
   if (status.ok()) status = summarised;
@@ -281,7 +282,7 @@ int SweepCommand(const SweepCommandOptions& o) {
     std::printf("%s\n", doc.dump(2).c_str());
   } else {
     std::printf("%s", SweepTable(summary, points).c_str());
-    if (recorder.value().enabled() && summary.id)
+    if (recorder.value().enabled() && recorder.value().all_stored() && summary.id)
       std::printf("stored as sweep s%lld (runs %lld-%lld) in %s\n", static_cast<long long>(summary.id),
                   static_cast<long long>(points.empty() ? 0 : points.front().id),
                   static_cast<long long>(points.empty() ? 0 : points.back().id), recorder.value().path().c_str());

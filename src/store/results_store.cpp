@@ -11,6 +11,7 @@
 #include "nasperf/version.h"
 #include "report/json_report.h"
 #include "stats/histogram.h"
+#include "store/run_owner.h"
 #include "store/schema.h"
 
 namespace nasperf {
@@ -98,6 +99,33 @@ std::string ResultsStore::DefaultPath() {
   return std::string(home && *home ? home : ".") + "/.local/share/nasperf/results.db";
 }
 
+Result<ResultsStore> ResultsStore::OpenReadOnly(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
+    return Status::BadInput("--db: " + path + " is not a regular file");
+  // Where the file and its directory may be written, a connection that may write but is
+  // told not to (query_only): as the last one to close it removes the -wal and -shm files,
+  // which a SQLITE_OPEN_READONLY connection would leave next to the database.
+  const std::filesystem::path dir = std::filesystem::path(path).parent_path();
+  const bool writable =
+      ::access(path.c_str(), W_OK) == 0 && ::access(dir.empty() ? "." : dir.c_str(), W_OK) == 0;
+  Result<SqliteDb> db = SqliteDb::Open(path, writable ? OpenMode::kQueryOnly : OpenMode::kReadOnly);
+  if (!db.ok()) return db.status();
+  Result<int64_t> version = CheckSchema(db.value());
+  // Reading a WAL database needs its -shm file, which a read-only directory cannot hold.
+  // With no -wal file no process has it open for writing, so it can be read as it lies.
+  const int code = version.ok() ? 0 : version.status().err() & 0xFF;
+  if ((code == SQLITE_READONLY || code == SQLITE_CANTOPEN) && ::access((path + "-wal").c_str(), F_OK) != 0) {
+    db = SqliteDb::Open(path, OpenMode::kImmutable);
+    if (!db.ok()) return db.status();
+    version = CheckSchema(db.value());
+  }
+  if (!version.ok()) return version.status();
+  // An older schema is brought up to date where the file can be written.
+  if (version.value() < kSchemaVersion) return Open(path);
+  return ResultsStore(std::move(db).value());
+}
+
 Result<ResultsStore> ResultsStore::Open(const std::string& path) {
   std::filesystem::path dir = std::filesystem::path(path).parent_path();
   std::error_code ec;
@@ -108,7 +136,7 @@ Result<ResultsStore> ResultsStore::Open(const std::string& path) {
   struct stat st {};
   if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
     return Status::BadInput("--db: " + path + " is not a regular file");
-  Result<SqliteDb> db = SqliteDb::Open(path, true);
+  Result<SqliteDb> db = SqliteDb::Open(path, OpenMode::kCreate);
   if (!db.ok()) return db.status();
   ResultsStore store(std::move(db).value());
   if (Status s = PrepareSchema(store.db_); !s.ok()) return s;
@@ -160,6 +188,10 @@ Result<std::vector<InvocationRecord>> ResultsStore::ListInvocations(const std::s
 }
 
 Status ResultsStore::BeginRun(RunResult& run, int64_t invocation_id) {
+  return InTransaction(db_, [&]() -> Status { return InsertRun(run, invocation_id, true); });
+}
+
+Status ResultsStore::InsertRun(RunResult& run, int64_t invocation_id, bool owned) {
   RunResult unfinished = run;
   unfinished.partial = true;
   unfinished.error = kUnfinished;
@@ -174,11 +206,34 @@ Status ResultsStore::BeginRun(RunResult& run, int64_t invocation_id) {
   if (Status r = s.value().Run(); !r.ok()) return r;
   run.id = db_.LastInsertId();
   run.invocation_id = invocation_id;
+  if (owned) {
+    const RunOwner owner = ThisProcessAsOwner();
+    Result<SqliteStatement> o =
+        db_.Prepare("UPDATE runs SET owner_host = ?, owner_pid = ?, owner_start = ? WHERE id = ?");
+    if (!o.ok()) return o.status();
+    o.value().Bind(1, owner.host).Bind(2, owner.pid).Bind(3, owner.start).Bind(4, run.id);
+    if (Status r = o.value().Run(); !r.ok()) return r;
+  }
+  // Its tags at once, so that a run killed outright is still found by them.
+  return WriteTags(run);
+}
+
+Status ResultsStore::WriteTags(const RunResult& run) {
+  // OR IGNORE: a tag set meanwhile (`results tag` while the run was measured) is the
+  // user's, newer than the run's own, and is kept.
+  Result<SqliteStatement> tag = db_.Prepare("INSERT OR IGNORE INTO tags (run_id, key, value) VALUES (?, ?, ?)");
+  if (!tag.ok()) return tag.status();
+  for (const auto& [k, v] : run.tags) {
+    tag.value().Reset();
+    tag.value().Bind(1, run.id).Bind(2, k).Bind(3, v);
+    if (Status st = tag.value().Run(); !st.ok()) return st;
+  }
   return Status::Ok();
 }
 
 Status ResultsStore::WriteRunBody(const RunResult& run) {
-  for (const char* table : {"directions", "samples", "tags"}) {
+  // Tags are not deleted: other commands add them to a stored run at any time.
+  for (const char* table : {"directions", "samples"}) {
     Result<SqliteStatement> del = db_.Prepare(std::string("DELETE FROM ") + table + " WHERE run_id = ?");
     if (!del.ok()) return del.status();
     del.value().Bind(1, run.id);
@@ -209,40 +264,55 @@ Status ResultsStore::WriteRunBody(const RunResult& run) {
     sample.value().Bind(1, run.id).Bind(2, x.t_s).Bind(3, x.read_mb_per_s).Bind(4, x.write_mb_per_s);
     if (Status st = sample.value().Run(); !st.ok()) return st;
   }
-  Result<SqliteStatement> tag = db_.Prepare("INSERT INTO tags (run_id, key, value) VALUES (?, ?, ?)");
-  if (!tag.ok()) return tag.status();
-  for (const auto& [k, v] : run.tags) {
-    tag.value().Reset();
-    tag.value().Bind(1, run.id).Bind(2, k).Bind(3, v);
-    if (Status st = tag.value().Run(); !st.ok()) return st;
-  }
-  return Status::Ok();
+  return WriteTags(run);
 }
 
 Status ResultsStore::FinishRun(const RunResult& run) {
   return InTransaction(db_, [&]() -> Status {
+    // What a run's end decides, by BindRunColumns' numbers (and started_at: `net` stores
+    // when its test began, known only after it); the nasperf version, command line and
+    // source written by BeginRun stay, and tags set meanwhile are another table's rows.
     Result<SqliteStatement> s = db_.Prepare(
-        "UPDATE runs SET started_at = ?, nasperf_version = ?, command_line = ?, source_tool = ?, source_file = ?, "
-        "name = ?, test = ?, target = ?, engine = ?, partial = ?, error = ?, job_json = ?, cpu_user_pct = ?, "
-        "cpu_sys_pct = ?, notes_json = ?, repeats_json = ?, inventory_json = ?, cached = ?, measured_on = ?, "
-        "telemetry_json = ?, protocol_json = ? WHERE id = ?");
+        "UPDATE runs SET started_at = ?1, name = ?6, test = ?7, target = ?8, engine = ?9, partial = ?10, error = ?11, "
+        "job_json = ?12, cpu_user_pct = ?13, cpu_sys_pct = ?14, notes_json = ?15, repeats_json = ?16, "
+        "inventory_json = ?17, cached = ?18, measured_on = ?19, telemetry_json = ?20, protocol_json = ?21, "
+        "owner_host = NULL, owner_pid = NULL, owner_start = NULL WHERE id = ?22");
     if (!s.ok()) return s.status();
     BindRunColumns(s.value(), run);
     s.value().Bind(22, run.id);
     if (Status r = s.value().Run(); !r.ok()) return r;
+    if (db_.Changes() == 0)
+      return Status::Io("results database " + path() + ": run " + std::to_string(run.id) +
+                        " was removed while it was measured; its results were not stored");
     return WriteRunBody(run);
   });
 }
 
+Status ResultsStore::SaveRun(RunResult& run, int64_t invocation_id) {
+  if (Status s = InsertRun(run, invocation_id, false); !s.ok()) return s;
+  Result<SqliteStatement> s = db_.Prepare("UPDATE runs SET partial = ?, error = ? WHERE id = ?");
+  if (!s.ok()) return s.status();
+  s.value().Bind(1, static_cast<int64_t>(run.partial)).Bind(2, run.error).Bind(3, run.id);
+  if (Status r = s.value().Run(); !r.ok()) return r;
+  return WriteRunBody(run);
+}
+
 Status ResultsStore::Save(RunResult& run, int64_t invocation_id) {
-  return InTransaction(db_, [&]() -> Status {
-    if (Status s = BeginRun(run, invocation_id); !s.ok()) return s;
-    Result<SqliteStatement> s = db_.Prepare("UPDATE runs SET partial = ?, error = ? WHERE id = ?");
-    if (!s.ok()) return s.status();
-    s.value().Bind(1, static_cast<int64_t>(run.partial)).Bind(2, run.error).Bind(3, run.id);
-    if (Status r = s.value().Run(); !r.ok()) return r;
-    return WriteRunBody(run);
+  return InTransaction(db_, [&]() -> Status { return SaveRun(run, invocation_id); });
+}
+
+Status ResultsStore::SaveInvocation(const std::string& command, const std::string& command_line,
+                                    const std::string& started_at, std::vector<RunResult>& runs) {
+  std::vector<RunResult> saved = runs;  // ids only when the whole transaction holds
+  Status s = InTransaction(db_, [&]() -> Status {
+    Result<int64_t> invocation = BeginInvocation(command, command_line, started_at);
+    if (!invocation.ok()) return invocation.status();
+    for (RunResult& r : saved)
+      if (Status st = SaveRun(r, invocation.value()); !st.ok()) return st;
+    return Status::Ok();
   });
+  if (s.ok()) runs = std::move(saved);
+  return s;
 }
 
 Result<RunResult> ResultsStore::ReadRun(SqliteStatement& row, bool details) {
@@ -398,9 +468,31 @@ Status ResultsStore::SetTag(int64_t id, const std::string& key, const std::strin
   return s.value().Run();
 }
 
-Status ResultsStore::Remove(int64_t id) {
-  if (Result<RunResult> r = Load(id); !r.ok()) return r.status();
+Status ResultsStore::CheckRemovable(int64_t id, bool force) {
+  Result<SqliteStatement> s = db_.Prepare("SELECT owner_host, owner_pid, owner_start FROM runs WHERE id = ?");
+  if (!s.ok()) return s.status();
+  s.value().Bind(1, id);
+  Result<bool> row = s.value().Step();
+  if (!row.ok()) return row.status();
+  if (!row.value()) return Status::BadInput("no run with id " + std::to_string(id) + " in " + path());
+  if (force || s.value().IsNull(1)) return Status::Ok();
+  RunOwner owner{s.value().Text(0), s.value().Int(1), s.value().Text(2)};
+  const std::string who = "run " + std::to_string(id) + " is still being measured by nasperf (pid " +
+                          std::to_string(owner.pid) + " on " + owner.host + ")";
+  switch (CheckOwner(owner)) {
+    case OwnerState::kGone: return Status::Ok();
+    case OwnerState::kAlive: return Status::BadInput(who + "; nothing removed: let it finish or stop it first");
+    case OwnerState::kElsewhere:
+      return Status::BadInput(who + "; nothing removed: remove it on that host, or add --force if it is no longer "
+                                    "running there");
+  }
+  return Status::Ok();
+}
+
+Status ResultsStore::Remove(int64_t id, bool force) {
   return InTransaction(db_, [&]() -> Status {
+    // Checked inside the write lock: a run cannot begin or end between check and delete.
+    if (Status s = CheckRemovable(id, force); !s.ok()) return s;
     Result<SqliteStatement> s = db_.Prepare("DELETE FROM runs WHERE id = ?");
     if (!s.ok()) return s.status();
     s.value().Bind(1, id);

@@ -42,34 +42,49 @@ class ResultsStore {
   // Opens or creates the database (and its directory), migrating older schemas.
   // BadInput for a foreign or newer file, which is left untouched.
   static Result<ResultsStore> Open(const std::string& path);
+  // Opens an existing database only to read it, so that it can be read on a read-only
+  // file or file system (an older schema is still migrated when the file can be written).
+  static Result<ResultsStore> OpenReadOnly(const std::string& path);
 
   const std::string& path() const { return db_.path(); }
 
-  // Groups the runs of one command ("run", "quick", "import").
+  // Groups the runs of one command ("run", "quick", "import"). Call it with the first
+  // run to store, so that a command that stores nothing leaves no invocation behind.
   Result<int64_t> BeginInvocation(const std::string& command, const std::string& command_line,
                                   const std::string& started_at);
   // Keeps a suite's summary with its invocation (a sweep's cache analysis).
   Status SetInvocationSummary(int64_t invocation_id, const nlohmann::ordered_json& summary);
   // Newest first; `command` empty: any; `id` 0: any.
   Result<std::vector<InvocationRecord>> ListInvocations(const std::string& command, int64_t id = 0);
-  // Stores `run` as started but unfinished (partial, with an error saying so), so a run
-  // killed outright still leaves a trace. Sets run.id.
+  // Stores `run` as started but unfinished (partial, with an error saying so) with its
+  // tags and this process as its owner, so a run killed outright still leaves a trace and
+  // a run in progress is not removed. Sets run.id.
   Status BeginRun(RunResult& run, int64_t invocation_id);
-  // Replaces the stored run run.id with its final state.
+  // Stores the final state of run run.id: its figures and what its end decided; adds its
+  // tags, keeping those set meanwhile (`results tag`, which win over the run's own).
   Status FinishRun(const RunResult& run);
-  // BeginRun + FinishRun in one transaction (imports).
+  // BeginRun + FinishRun in one transaction.
   Status Save(RunResult& run, int64_t invocation_id);
+  // One command's finished runs (an import) with their new invocation, all or nothing.
+  Status SaveInvocation(const std::string& command, const std::string& command_line, const std::string& started_at,
+                        std::vector<RunResult>& runs);
 
   // BadInput "no run with id N" when absent.
   Result<RunResult> Load(int64_t id);
   // Newest first. Samples and histograms only with `details`.
   Result<std::vector<RunResult>> List(const RunFilter& filter, bool details = false);
   Status SetTag(int64_t id, const std::string& key, const std::string& value);
-  Status Remove(int64_t id);
+  // BadInput when run `id` is absent, or still being measured by a live process (unless
+  // `force`: for a run in progress on another host, which this one cannot check).
+  Status CheckRemovable(int64_t id, bool force = false);
+  Status Remove(int64_t id, bool force = false);
 
  private:
   explicit ResultsStore(SqliteDb db) : db_(std::move(db)) {}
+  Status InsertRun(RunResult& run, int64_t invocation_id, bool owned);
+  Status SaveRun(RunResult& run, int64_t invocation_id);
   Status WriteRunBody(const RunResult& run);
+  Status WriteTags(const RunResult& run);
   Result<RunResult> ReadRun(SqliteStatement& row, bool details);
   SqliteDb db_;
 };

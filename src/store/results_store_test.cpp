@@ -2,12 +2,15 @@
 // the first schema, refusal of foreign and newer files, and concurrent writers.
 #include "store/results_store.h"
 
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <iterator>
+#include <set>
 #include <sstream>
 
 #include "stats/histogram.h"
@@ -167,6 +170,44 @@ TEST(ResultsStore, ARunThatNeverFinishedStaysPartial) {
   ASSERT_TRUE(back.ok());
   EXPECT_TRUE(back.value().partial);
   EXPECT_NE(back.value().error.find("stopped before this run ended"), std::string::npos);
+}
+
+TEST(ResultsStore, FinishKeepsTagsAddedWhileTheRunWasInProgress) {
+  TempDir dir;
+  Result<ResultsStore> recorder = OpenIn(dir);
+  ASSERT_TRUE(recorder.ok()) << recorder.status().message();
+  int64_t inv = recorder.value().BeginInvocation("run", "x", "2026-01-01T00:00:00Z").value();
+  RunResult run = SampleRun("in progress", "2026-11-01T00:00:00Z");
+  ASSERT_TRUE(recorder.value().BeginRun(run, inv).ok());
+  {
+    // `results tag` from another process while the run is measured.
+    Result<ResultsStore> other = OpenIn(dir);
+    ASSERT_TRUE(other.ok()) << other.status().message();
+    ASSERT_TRUE(other.value().SetTag(run.id, "added", "meanwhile").ok());
+    ASSERT_TRUE(other.value().SetTag(run.id, "box", "changed by the user").ok());
+  }
+  run.tags["late"] = "own tag";
+  run.started_at = "2026-11-01T00:00:05Z";  // net knows when its test began only at the end
+  ASSERT_TRUE(recorder.value().FinishRun(run).ok());
+  Result<RunResult> back = recorder.value().Load(run.id);
+  ASSERT_TRUE(back.ok()) << back.status().message();
+  EXPECT_EQ(back.value().tags.at("added"), "meanwhile");
+  EXPECT_EQ(back.value().tags.at("box"), "changed by the user");  // the user's change is newer
+  EXPECT_EQ(back.value().tags.at("mtu"), "9000");
+  EXPECT_EQ(back.value().tags.at("late"), "own tag");
+  EXPECT_EQ(back.value().started_at, "2026-11-01T00:00:05Z");
+  EXPECT_FALSE(back.value().partial);
+  EXPECT_EQ(back.value().samples.size(), run.samples.size());
+}
+
+TEST(ResultsStore, ARunKilledOutrightKeepsItsTags) {
+  TempDir dir;
+  Result<ResultsStore> store = OpenIn(dir);
+  ASSERT_TRUE(store.ok());
+  int64_t inv = store.value().BeginInvocation("run", "x", "2026-01-01T00:00:00Z").value();
+  RunResult run = SampleRun("killed", "2026-11-01T00:00:00Z");
+  ASSERT_TRUE(store.value().BeginRun(run, inv).ok());
+  EXPECT_EQ(store.value().Load(run.id).value().tags, run.tags);
 }
 
 TEST(ResultsStore, MigratesTheFirstSchemaKeepingItsRuns) {
@@ -479,7 +520,7 @@ TEST(ResultsStore, MigratesSchemaV4AddingProtocolFacts) {
   EXPECT_EQ(store.value().Load(2).value().cached, true);
 
   Result<SqliteDb> raw = SqliteDb::Open(path, false);
-  EXPECT_EQ(raw.value().QueryInt("PRAGMA user_version").value(), 5);
+  EXPECT_EQ(raw.value().QueryInt("PRAGMA user_version").value(), kSchemaVersion);
   EXPECT_EQ(raw.value().QueryInt("SELECT count(*) FROM runs WHERE protocol_json IS NULL").value(), 3);
   // The migrated database takes runs with facts, and new ids follow the old ones.
   int64_t inv =
@@ -489,6 +530,251 @@ TEST(ResultsStore, MigratesSchemaV4AddingProtocolFacts) {
   ASSERT_TRUE(store.value().Save(nfs, inv).ok());
   EXPECT_EQ(nfs.id, 4);
   ExpectSameFacts(store.value().Load(nfs.id).value().protocol, NfsFacts());
+}
+
+}  // namespace
+}  // namespace nasperf
+
+namespace nasperf {
+namespace {
+
+int64_t Count(const std::string& db_path, const std::string& table) {
+  Result<SqliteDb> raw = SqliteDb::Open(db_path, false);
+  if (!raw.ok()) return -1;
+  Result<int64_t> n = raw.value().QueryInt("SELECT count(*) FROM " + table);
+  return n.ok() ? n.value() : -1;
+}
+
+TEST(ResultsStore, RemoveRefusesARunItsLiveProcessIsMeasuring) {
+  TempDir dir;
+  Result<ResultsStore> store = OpenIn(dir);
+  ASSERT_TRUE(store.ok());
+  int64_t inv = store.value().BeginInvocation("run", "x", "2026-01-01T00:00:00Z").value();
+  RunResult run = SampleRun("live", "2026-11-01T00:00:00Z");
+  ASSERT_TRUE(store.value().BeginRun(run, inv).ok());  // this process is alive: the run is in progress
+  Status refused = store.value().Remove(run.id);
+  EXPECT_EQ(refused.kind(), ErrorKind::kBadInput);
+  EXPECT_NE(refused.message().find("still being measured"), std::string::npos) << refused.message();
+  EXPECT_NE(refused.message().find("pid " + std::to_string(getpid())), std::string::npos) << refused.message();
+  EXPECT_EQ(refused.message().find('\n'), std::string::npos);
+  EXPECT_EQ(store.value().CheckRemovable(run.id).kind(), ErrorKind::kBadInput);
+  ASSERT_TRUE(store.value().Load(run.id).ok());
+  // Finished, it is removable.
+  ASSERT_TRUE(store.value().FinishRun(run).ok());
+  EXPECT_TRUE(store.value().Remove(run.id).ok());
+}
+
+TEST(ResultsStore, RemoveTakesARunWhoseProcessWasKilled) {
+  TempDir dir;
+  const std::string path = dir.path() + "/sub/results.db";
+  ASSERT_TRUE(OpenIn(dir).ok());
+  pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    Result<ResultsStore> store = ResultsStore::Open(path);
+    if (!store.ok()) _exit(10);
+    int64_t inv = store.value().BeginInvocation("run", "x", "2026-01-01T00:00:00Z").value();
+    RunResult run = SampleRun("killed", "2026-11-01T00:00:00Z");
+    if (!store.value().BeginRun(run, inv).ok()) _exit(11);
+    _exit(0);  // dies without FinishRun, as under kill -9
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
+  Result<ResultsStore> store = ResultsStore::Open(path);
+  ASSERT_TRUE(store.ok());
+  Result<std::vector<RunResult>> runs = store.value().List({});
+  ASSERT_EQ(runs.value().size(), 1u);
+  EXPECT_TRUE(runs.value()[0].partial);
+  Status removed = store.value().Remove(runs.value()[0].id);
+  EXPECT_TRUE(removed.ok()) << removed.message();
+  EXPECT_EQ(Count(path, "runs"), 0);
+}
+
+TEST(ResultsStore, RemoveTellsAReusedPidAndAnotherHostApart) {
+  TempDir dir;
+  Result<ResultsStore> store = OpenIn(dir);
+  ASSERT_TRUE(store.ok());
+  int64_t inv = store.value().BeginInvocation("run", "x", "2026-01-01T00:00:00Z").value();
+  RunResult reused = SampleRun("pid reused", "2026-11-01T00:00:00Z");
+  RunResult remote = SampleRun("elsewhere", "2026-11-01T00:00:00Z");
+  ASSERT_TRUE(store.value().BeginRun(reused, inv).ok());
+  ASSERT_TRUE(store.value().BeginRun(remote, inv).ok());
+  Result<SqliteDb> raw = SqliteDb::Open(store.value().path(), false);
+  ASSERT_TRUE(raw.ok());
+  // A live PID (ours) that started at another time is another process: the run's is gone.
+  ASSERT_TRUE(raw.value().Exec("UPDATE runs SET owner_start = 'another-boot/1' WHERE id = " +
+                               std::to_string(reused.id)).ok());
+  ASSERT_TRUE(raw.value().Exec("UPDATE runs SET owner_host = 'nas-client-7' WHERE id = " +
+                               std::to_string(remote.id)).ok());
+  EXPECT_TRUE(store.value().Remove(reused.id).ok());
+  Status refused = store.value().Remove(remote.id);
+  EXPECT_EQ(refused.kind(), ErrorKind::kBadInput);
+  EXPECT_NE(refused.message().find("nas-client-7"), std::string::npos) << refused.message();
+  EXPECT_NE(refused.message().find("--force"), std::string::npos) << refused.message();
+  EXPECT_TRUE(store.value().Remove(remote.id, /*force=*/true).ok());
+}
+
+TEST(ResultsStore, FinishOfARemovedRunSaysSoInsteadOfAForeignKeyError) {
+  TempDir dir;
+  Result<ResultsStore> store = OpenIn(dir);
+  ASSERT_TRUE(store.ok());
+  int64_t inv = store.value().BeginInvocation("run", "x", "2026-01-01T00:00:00Z").value();
+  RunResult run = SampleRun("removed", "2026-11-01T00:00:00Z");
+  ASSERT_TRUE(store.value().BeginRun(run, inv).ok());
+  ASSERT_TRUE(store.value().Remove(run.id, /*force=*/true).ok());
+  Status finished = store.value().FinishRun(run);
+  ASSERT_FALSE(finished.ok());
+  EXPECT_NE(finished.message().find("was removed while it was measured"), std::string::npos) << finished.message();
+  EXPECT_EQ(finished.message().find("FOREIGN KEY"), std::string::npos) << finished.message();
+}
+
+TEST(ResultsStore, SaveInvocationIsAllOrNothingEvenWhenAnExceptionEscapes) {
+  TempDir dir;
+  Result<ResultsStore> store = OpenIn(dir);
+  ASSERT_TRUE(store.ok());
+  std::vector<RunResult> runs = {SampleRun("good", "2026-11-01T00:00:00Z"), SampleRun("bad", "2026-11-01T00:00:00Z")};
+  runs[1].notes = {"\xff\xfe not UTF-8"};  // the JSON dump of its notes throws
+  EXPECT_ANY_THROW(store.value().SaveInvocation("import", "nasperf results import x", "2026-11-01T00:00:00Z", runs));
+  EXPECT_EQ(Count(store.value().path(), "invocations"), 0);
+  EXPECT_EQ(Count(store.value().path(), "runs"), 0);
+  EXPECT_EQ(runs[0].id, 0);
+  // The connection is usable afterwards, and a good set is stored whole.
+  runs.pop_back();
+  ASSERT_TRUE(store.value().SaveInvocation("import", "x", "2026-11-01T00:00:00Z", runs).ok());
+  EXPECT_GT(runs[0].id, 0);
+  EXPECT_EQ(Count(store.value().path(), "invocations"), 1);
+}
+
+TEST(SqliteFailure, SaysWhatSqliteSaidAndNamesTheFile) {
+  const std::string path = "/srv/results.db";
+  struct Case {
+    int code;
+    const char* words;
+  } cases[] = {{SQLITE_READONLY, "read-only"},           {SQLITE_READONLY_DIRECTORY, "read-only"},
+               {SQLITE_FULL, "disk is full"},             {SQLITE_CORRUPT, "damaged"},
+               {SQLITE_NOTADB, "not an SQLite database"}, {SQLITE_CANTOPEN, "cannot be opened"},
+               {SQLITE_IOERR_SHORT_READ, "I/O error"},     {SQLITE_BUSY, "locked by another process"}};
+  std::set<std::string> messages;
+  for (const Case& c : cases) {
+    Status s = SqliteFailure(c.code, path, sqlite3_errstr(c.code));
+    EXPECT_NE(s.message().find(c.words), std::string::npos) << c.code << ": " << s.message();
+    EXPECT_NE(s.message().find(path), std::string::npos) << s.message();
+    EXPECT_NE(s.message().find(sqlite3_errstr(c.code)), std::string::npos) << s.message();
+    EXPECT_EQ(s.message().find('\n'), std::string::npos);
+    if (c.code != SQLITE_NOTADB) {
+      EXPECT_EQ(s.message().find("not an SQLite database"), std::string::npos) << s.message();
+      EXPECT_EQ(s.err(), c.code);
+    }
+    messages.insert(s.message());
+  }
+  EXPECT_EQ(messages.size(), std::size(cases) - 1);  // the two read-only codes may read alike
+  EXPECT_EQ(SqliteFailure(SQLITE_NOTADB, path, "file is not a database").kind(), ErrorKind::kBadInput);
+  EXPECT_EQ(SqliteFailure(SQLITE_FULL, path, "database or disk is full").kind(), ErrorKind::kIo);
+}
+
+// A database that lost its tail (a copy cut short, a full disk during a copy) is damaged,
+// not foreign: a user told "not an SQLite database" deletes it.
+TEST(ResultsStore, ATruncatedDatabaseIsCalledTruncatedNotForeign) {
+  TempDir dir;
+  const std::string path = dir.path() + "/sub/results.db";
+  {
+    Result<ResultsStore> store = OpenIn(dir);
+    ASSERT_TRUE(store.ok());
+    int64_t inv = store.value().BeginInvocation("run", "x", "2026-01-01T00:00:00Z").value();
+    for (int i = 0; i < 40; ++i) {
+      RunResult run = SampleRun("r" + std::to_string(i), "2026-11-01T00:00:00Z");
+      ASSERT_TRUE(store.value().Save(run, inv).ok());
+    }
+  }  // the last connection checkpoints the WAL into the file
+  ASSERT_NE(access((path + "-wal").c_str(), F_OK), 0);
+  struct stat st {};
+  ASSERT_EQ(stat(path.c_str(), &st), 0);
+  ASSERT_GT(st.st_size, 16 * 4096);
+  ASSERT_EQ(truncate(path.c_str(), st.st_size / 3), 0);
+  for (bool read_only : {true, false}) {
+    SCOPED_TRACE(read_only ? "read-only" : "read-write");
+    Result<ResultsStore> store = read_only ? ResultsStore::OpenReadOnly(path) : ResultsStore::Open(path);
+    Status s = store.ok() ? store.value().List({}, true).status() : store.status();
+    ASSERT_FALSE(s.ok());
+    EXPECT_EQ(s.message().find("not an SQLite database"), std::string::npos) << s.message();
+    EXPECT_NE(s.message().find("damaged"), std::string::npos) << s.message();
+    EXPECT_NE(s.message().find("truncated"), std::string::npos) << s.message();
+    EXPECT_NE(s.message().find(path), std::string::npos) << s.message();
+  }
+}
+
+// Where the database could be written, a read-only open still refuses every write and,
+// closing, leaves no -wal or -shm file beside it (a list must not litter the directory).
+TEST(ResultsStore, OpenReadOnlyWritesNothingAndLeavesNoFilesBehind) {
+  TempDir dir;
+  const std::string path = dir.path() + "/sub/results.db";
+  int64_t id = 0;
+  {
+    Result<ResultsStore> store = OpenIn(dir);
+    ASSERT_TRUE(store.ok());
+    int64_t inv = store.value().BeginInvocation("run", "x", "2026-01-01T00:00:00Z").value();
+    RunResult run = SampleRun("kept", "2026-11-01T00:00:00Z");
+    ASSERT_TRUE(store.value().Save(run, inv).ok());
+    id = run.id;
+  }
+  const std::string before = ReadFile(path);
+  {
+    Result<ResultsStore> store = ResultsStore::OpenReadOnly(path);
+    ASSERT_TRUE(store.ok()) << store.status().message();
+    ASSERT_EQ(store.value().List({}, true).value().size(), 1u);
+    Status write = store.value().SetTag(id, "k", "v");
+    EXPECT_FALSE(write.ok());
+    EXPECT_NE(write.message().find("read-only"), std::string::npos) << write.message();
+  }
+  EXPECT_EQ(ReadFile(path), before);
+  EXPECT_NE(access((path + "-wal").c_str(), F_OK), 0);
+  EXPECT_NE(access((path + "-shm").c_str(), F_OK), 0);
+}
+
+// Read-only commands open the database read-only: a file and directory nobody may write
+// (so no -shm or -wal file can be made) are still read. Root ignores permission bits,
+// so a root test drops to user nobody in a child first.
+TEST(ResultsStore, OpenReadOnlyReadsAFileInADirectoryNobodyMayWrite) {
+  TempDir dir;
+  const std::string sub = dir.path() + "/sub", path = sub + "/results.db";
+  {
+    Result<ResultsStore> store = OpenIn(dir);
+    ASSERT_TRUE(store.ok());
+    int64_t inv = store.value().BeginInvocation("run", "x", "2026-01-01T00:00:00Z").value();
+    RunResult run = SampleRun("kept", "2026-11-01T00:00:00Z");
+    ASSERT_TRUE(store.value().Save(run, inv).ok());
+  }
+  ASSERT_EQ(chmod(dir.path().c_str(), 0755), 0);
+  ASSERT_EQ(chmod(sub.c_str(), 0555), 0);
+  ASSERT_EQ(chmod(path.c_str(), 0444), 0);
+  pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    if (geteuid() == 0 && (setgid(65534) != 0 || setuid(65534) != 0)) _exit(20);
+    if (access(sub.c_str(), W_OK) == 0) _exit(21);  // the test would prove nothing
+    Result<ResultsStore> store = ResultsStore::OpenReadOnly(path);
+    if (!store.ok()) {
+      fprintf(stderr, "OpenReadOnly: %s\n", store.status().message().c_str());
+      _exit(22);
+    }
+    Result<std::vector<RunResult>> runs = store.value().List({}, true);
+    if (!runs.ok() || runs.value().size() != 1 || runs.value()[0].name != "kept") _exit(23);
+    // A write says read-only, never "not an SQLite database".
+    Result<ResultsStore> writer = ResultsStore::Open(path);
+    Status s = writer.ok() ? writer.value().SetTag(runs.value()[0].id, "k", "v") : writer.status();
+    if (s.ok() || s.message().find("read-only") == std::string::npos) {
+      fprintf(stderr, "write: %s\n", s.message().c_str());
+      _exit(24);
+    }
+    _exit(0);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  chmod(sub.c_str(), 0755);
+  EXPECT_TRUE(WIFEXITED(status)) << status;
+  EXPECT_EQ(WEXITSTATUS(status), 0) << "20 setuid, 21 writable anyway, 22 open, 23 list, 24 write message";
+  EXPECT_NE(access((path + "-wal").c_str(), F_OK), 0) << "a read-only open made a -wal file";
 }
 
 }  // namespace

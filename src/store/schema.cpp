@@ -92,6 +92,15 @@ constexpr const char* kMigrateV4ToV5 = R"sql(
 ALTER TABLE runs ADD COLUMN protocol_json TEXT;
 )sql";
 
+// Version 6: the process measuring a run (host, PID, start mark; see store/run_owner.h),
+// from BeginRun until FinishRun, so that `results rm` can tell a run in progress from one
+// whose process was killed. NULL for finished runs, imports and older databases' runs.
+constexpr const char* kMigrateV5ToV6 = R"sql(
+ALTER TABLE runs ADD COLUMN owner_host TEXT;
+ALTER TABLE runs ADD COLUMN owner_pid INTEGER;
+ALTER TABLE runs ADD COLUMN owner_start TEXT;
+)sql";
+
 }  // namespace
 
 const char* MigrationSql(int from) {
@@ -101,13 +110,16 @@ const char* MigrationSql(int from) {
     case 2: return kMigrateV2ToV3;
     case 3: return kMigrateV3ToV4;
     case 4: return kMigrateV4ToV5;
+    case 5: return kMigrateV5ToV6;
     default: return nullptr;
   }
 }
 
 namespace {
 
-Status PrepareSchemaOnce(SqliteDb& db) {
+// The schema version of `db`, after checking, without writing, that it is empty or
+// nasperf's and not newer than this nasperf.
+Result<int64_t> CheckSchemaOnce(SqliteDb& db) {
   // Read-only checks first: a foreign or newer file must stay byte-for-byte as it was.
   // One read transaction makes the three reads one snapshot: another nasperf creating
   // the schema meanwhile must not be seen half-done (tables, but no application id yet).
@@ -116,16 +128,21 @@ Status PrepareSchemaOnce(SqliteDb& db) {
   Result<int64_t> version = db.QueryInt("PRAGMA user_version");
   Result<int64_t> tables = db.QueryInt("SELECT count(*) FROM sqlite_master");
   db.Exec("COMMIT");
+  // Each says what SQLite said (read-only, damaged, not a database ...): a good database
+  // that cannot be read here must not be called foreign.
   for (const Status* s : {&app.status(), &version.status(), &tables.status()})
-    if (IsBusy(*s)) return *s;
-  if (!app.ok())
-    return Status::BadInput("results database " + db.path() + " is not an SQLite database (" + app.status().message() + ")");
-  if (!version.ok() || !tables.ok()) return Status::BadInput("results database " + db.path() + ": cannot be read");
+    if (!s->ok()) return *s;
   if (tables.value() > 0 && app.value() != kApplicationId)
     return Status::BadInput("results database " + db.path() + " belongs to another program; give another --db");
   if (version.value() > kSchemaVersion)
     return Status::BadInput("results database " + db.path() + " has schema version " + std::to_string(version.value()) +
                             ", newer than this nasperf's " + std::to_string(kSchemaVersion) + "; upgrade nasperf");
+  return version.value();
+}
+
+Status PrepareSchemaOnce(SqliteDb& db) {
+  Result<int64_t> version = CheckSchemaOnce(db);
+  if (!version.ok()) return version.status();
 
   // WAL lets readers and one writer proceed together (the busy timeout is set at open).
   if (Status s = db.Exec("PRAGMA journal_mode = WAL"); !s.ok()) return s;
@@ -143,16 +160,29 @@ Status PrepareSchemaOnce(SqliteDb& db) {
   });
 }
 
+// Several nasperf processes opening a new database at once contend for locks that
+// SQLite's busy handler does not always wait for; every step is idempotent, so retry.
+const Status& StatusOf(const Status& s) { return s; }
+template <typename T>
+const Status& StatusOf(const Result<T>& r) { return r.status(); }
+
+template <typename Step>
+auto RetryWhileBusy(Step&& step) {
+  for (int attempt = 0;; ++attempt) {
+    auto result = step();
+    if (!IsBusy(StatusOf(result)) || attempt == 200) return result;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10 + 10 * (attempt % 5)));
+  }
+}
+
 }  // namespace
 
 Status PrepareSchema(SqliteDb& db) {
-  // Several nasperf processes opening a new database at once contend for locks that
-  // SQLite's busy handler does not always wait for; every step is idempotent, so retry.
-  for (int attempt = 0;; ++attempt) {
-    Status s = PrepareSchemaOnce(db);
-    if (s.ok() || !IsBusy(s) || attempt == 200) return s;
-    std::this_thread::sleep_for(std::chrono::milliseconds(10 + 10 * (attempt % 5)));
-  }
+  return RetryWhileBusy([&] { return PrepareSchemaOnce(db); });
+}
+
+Result<int64_t> CheckSchema(SqliteDb& db) {
+  return RetryWhileBusy([&] { return CheckSchemaOnce(db); });
 }
 
 }  // namespace nasperf

@@ -8,7 +8,7 @@
 namespace nasperf {
 
 inline constexpr int kApplicationId = 0x4E415350;  // "NASP"
-inline constexpr int kSchemaVersion = 5;
+inline constexpr int kSchemaVersion = 6;
 
 // The SQL that takes a database from version `from` to `from + 1` (from = 0: create v1).
 const char* MigrationSql(int from);
@@ -17,5 +17,8 @@ const char* MigrationSql(int from);
 // then sets WAL mode and brings it to kSchemaVersion in one transaction.
 // A newer or foreign database is BadInput and left untouched.
 Status PrepareSchema(SqliteDb& db);
+
+// Only the checks, for a database opened read-only: its schema version on success.
+Result<int64_t> CheckSchema(SqliteDb& db);
 
 }  // namespace nasperf

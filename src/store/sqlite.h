@@ -44,6 +44,22 @@ class SqliteStatement {
   sqlite3_stmt* stmt_ = nullptr;
 };
 
+// What a failed SQLite call means for the database at `path`, in one line that says what
+// SQLite said: read-only, disk full, damaged (truncated), not a database, cannot open,
+// locked. `code` is the (extended) result code, kept in err(); `detail` is
+// sqlite3_errmsg's text. A file that is not a database at all is BadInput (the user
+// named the wrong file); the rest are Io: a good database must never be called foreign.
+Status SqliteFailure(int code, const std::string& path, const std::string& detail);
+
+// How SqliteDb::Open opens a file.
+enum class OpenMode {
+  kCreate,     // read and write, creating the file when missing
+  kReadWrite,  // read and write an existing file
+  kQueryOnly,  // read and write access, but every write is refused (PRAGMA query_only)
+  kReadOnly,   // read only: works on a read-only file or file system
+  kImmutable,  // read only, without locks or -shm file: only when no process writes it
+};
+
 class SqliteDb {
  public:
   SqliteDb() = default;
@@ -51,8 +67,11 @@ class SqliteDb {
   SqliteDb& operator=(SqliteDb&& other) noexcept;
   ~SqliteDb();
 
-  // Opens (creating when `create` is true) the database file at `path`.
-  static Result<SqliteDb> Open(const std::string& path, bool create);
+  // Opens the database file at `path`.
+  static Result<SqliteDb> Open(const std::string& path, OpenMode mode);
+  static Result<SqliteDb> Open(const std::string& path, bool create) {
+    return Open(path, create ? OpenMode::kCreate : OpenMode::kReadWrite);
+  }
 
   Status Exec(const std::string& sql);
   Result<SqliteStatement> Prepare(const std::string& sql);
@@ -75,19 +94,22 @@ inline bool IsBusy(const Status& s) {
   return !s.ok() && ((s.err() & 0xFF) == SQLITE_BUSY || (s.err() & 0xFF) == SQLITE_LOCKED);
 }
 
-// Runs `body` inside BEGIN IMMEDIATE ... COMMIT, rolling back when it fails.
+// Runs `body` inside BEGIN IMMEDIATE ... COMMIT, rolling back when it fails or throws
+// (an exception on its way to main must not leave half a command stored).
 template <typename Body>
 Status InTransaction(SqliteDb& db, Body&& body) {
   if (Status s = db.Exec("BEGIN IMMEDIATE"); !s.ok()) return s;
+  struct RollbackUnlessDone {
+    SqliteDb& db;
+    bool done = false;
+    ~RollbackUnlessDone() {
+      if (!done) db.Exec("ROLLBACK");
+    }
+  } guard{db};
   Status result = body();
-  if (!result.ok()) {
-    db.Exec("ROLLBACK");
-    return result;
-  }
-  if (Status s = db.Exec("COMMIT"); !s.ok()) {
-    db.Exec("ROLLBACK");
-    return s;
-  }
+  if (!result.ok()) return result;
+  if (Status s = db.Exec("COMMIT"); !s.ok()) return s;
+  guard.done = true;
   return Status::Ok();
 }
 
