@@ -57,6 +57,7 @@ struct RepeatFigures {
   double read_lat_mean_us = 0, write_lat_mean_us = 0;
   double read_lat_p99_us = 0, write_lat_p99_us = 0;
   double seconds = 0;
+  uint64_t seed = 0;  // the seed this repeat ran with (--seed N --repeat 1 reruns it); 0: not known
   double total_mb_per_s() const { return read_mb_per_s + write_mb_per_s; }
 };
 

@@ -3,6 +3,7 @@
 
 #include "nasperf/version.h"
 #include "stats/confidence.h"
+#include "workload/run_seed.h"
 
 namespace nasperf {
 namespace {
@@ -40,6 +41,7 @@ ojson RepeatsToJson(const RunResult& run) {
       e["write"] = {{"mb_per_s", r.write_mb_per_s}, {"iops", r.write_iops}, {"lat_mean_us", r.write_lat_mean_us},
                     {"lat_p99_us", r.write_lat_p99_us}};
     e["seconds"] = r.seconds;
+    if (r.seed) e["seed"] = r.seed;
     each.push_back(e);
   }
   ojson ci = nullptr;
@@ -60,6 +62,7 @@ ojson JobToJson(const JobSpec& job, const std::string& engine) {
       {"repeat", job.repeat},     {"verify", job.verify},
   };
   if (DoesReads(job.rw) && DoesWrites(job.rw)) j["mix_read_pct"] = job.read_mix_pct;
+  if (job.seed) j["seed"] = *job.seed;
   return j;
 }
 
@@ -85,6 +88,11 @@ Result<JobSpec> JobFromJson(const nlohmann::json& j) {
     Result<BufferPattern> pattern = ParseBufferPattern(j.value("pattern", std::string("random")));
     if (!pattern.ok()) return Status::BadInput("job.pattern: " + pattern.status().message());
     job.pattern = pattern.value();
+    if (auto seed = j.find("seed"); seed != j.end() && !seed->is_null()) {
+      if (!seed->is_number_unsigned() || seed->get<uint64_t>() > kMaxSeed)
+        return Status::BadInput("job.seed: expected a whole number 0..2^53-1, got " + seed->dump());
+      job.seed = seed->get<uint64_t>();
+    }
   } catch (const nlohmann::json::exception& e) {
     return Status::BadInput(std::string("job: ") + e.what());
   }
@@ -104,6 +112,9 @@ ojson RunToJson(const RunResult& run) {
     j["source_file"] = run.source_file;
   }
   j["job"] = JobToJson(run.job, run.engine);
+  // The same seed as job.seed, at the top where readers look: `--seed` with it reruns this
+  // run (a repeated run's series; each repeat's own is in repeats.each[].seed).
+  if (run.job.seed) j["seed"] = *run.job.seed;
   if (DidIo(run.read)) j["read"] = DirectionToJson(*run.read);
   if (DidIo(run.write)) j["write"] = DirectionToJson(*run.write);
   j["cpu"] = {{"user_pct", run.cpu.user_pct}, {"sys_pct", run.cpu.sys_pct}};
@@ -246,6 +257,7 @@ Result<RunResult> RunFromJson(const nlohmann::json& j) {
         f.write_lat_mean_us = wr.value("lat_mean_us", 0.0);
         f.write_lat_p99_us = wr.value("lat_p99_us", 0.0);
         f.seconds = e.value("seconds", 0.0);
+        if (auto seed = e.find("seed"); seed != e.end() && seed->is_number_unsigned()) f.seed = seed->get<uint64_t>();
         r.repeats.push_back(f);
       }
     }

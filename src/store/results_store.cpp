@@ -30,7 +30,7 @@ nlohmann::json RepeatsToStore(const std::vector<RepeatFigures>& repeats) {
                    {"read_iops", r.read_iops}, {"write_iops", r.write_iops},
                    {"read_lat_mean_us", r.read_lat_mean_us}, {"write_lat_mean_us", r.write_lat_mean_us},
                    {"read_lat_p99_us", r.read_lat_p99_us}, {"write_lat_p99_us", r.write_lat_p99_us},
-                   {"seconds", r.seconds}});
+                   {"seconds", r.seconds}, {"seed", r.seed}});
   return out;
 }
 
@@ -52,6 +52,7 @@ std::vector<RepeatFigures> RepeatsFromStore(const nlohmann::json& stored, const 
       r.read_lat_p99_us = e.value("read_lat_p99_us", 0.0);
       r.write_lat_p99_us = e.value("write_lat_p99_us", 0.0);
       r.seconds = e.value("seconds", 0.0);
+      r.seed = e.value("seed", uint64_t{0});
     } else {
       continue;
     }
