@@ -14,6 +14,7 @@
 #include "platform/clock.h"
 #include "platform/signals.h"
 #include "stats/histogram.h"
+#include "workload/data_sample.h"
 #include "workload/run_seed.h"
 
 namespace nasperf {
@@ -90,6 +91,7 @@ RunOutcome RunJob(const JobSpec& job, Target& target, const RunLabels& labels, c
   // Drawn before anything can fail, so that even a partial run says what it ran with.
   const uint64_t run_seed = job.seed ? *job.seed : NewRunSeed();
   r.job.seed = run_seed;
+  if (DoesWrites(job.rw)) r.data = DescribeWriteData(job.pattern, job.verify, job.bs, run_seed);
 
   Result<std::vector<WorkerFile>> files = target.Open(job);
   if (!files.ok()) {

@@ -99,6 +99,26 @@ Result<JobSpec> JobFromJson(const nlohmann::json& j) {
   return job;
 }
 
+ojson DataToJson(const DataFacts& data) {
+  ojson j = {{"pattern", data.pattern},
+             {"unique_blocks", data.unique_blocks},
+             {"compress_ratio", data.compress_ratio},
+             {"compress_sample_bytes", data.sample_bytes}};
+  if (data.pattern == "zero") j["note"] = kZeroDataNote;
+  return j;
+}
+
+std::optional<DataFacts> DataFromJson(const nlohmann::json& j) {
+  if (!j.is_object() || !j.contains("pattern") || !j.at("pattern").is_string()) return std::nullopt;
+  DataFacts data;
+  data.pattern = j.at("pattern").get<std::string>();
+  if (auto it = j.find("unique_blocks"); it != j.end() && it->is_boolean()) data.unique_blocks = it->get<bool>();
+  if (auto it = j.find("compress_ratio"); it != j.end() && it->is_number()) data.compress_ratio = it->get<double>();
+  if (auto it = j.find("compress_sample_bytes"); it != j.end() && it->is_number_unsigned())
+    data.sample_bytes = it->get<uint64_t>();
+  return data;
+}
+
 ojson RunToJson(const RunResult& run) {
   ojson j;
   if (run.id) j["id"] = run.id;
@@ -126,6 +146,7 @@ ojson RunToJson(const RunResult& run) {
   if (!run.error.empty()) j["error"] = run.error;
   if (!run.notes.empty()) j["notes"] = run.notes;
   if (run.verified_bytes) j["verified_bytes"] = *run.verified_bytes;
+  if (run.data) j["data"] = DataToJson(*run.data);
   if (!run.command_line.empty()) j["command_line"] = run.command_line;
   if (!run.inventory.empty()) j["inventory"] = run.inventory;
   j["measured_on"] = run.measured_on;
@@ -240,6 +261,7 @@ Result<RunResult> RunFromJson(const nlohmann::json& j) {
     r.notes = j.value("notes", std::vector<std::string>());
     if (j.contains("verified_bytes") && j["verified_bytes"].is_number_unsigned())
       r.verified_bytes = j["verified_bytes"].get<uint64_t>();
+    if (j.contains("data")) r.data = DataFromJson(j.at("data"));
     r.command_line = j.value("command_line", std::string());
     if (j.contains("inventory") && j.at("inventory").is_object()) r.inventory = nlohmann::ordered_json(j.at("inventory"));
     if (j.contains("cached") && j.at("cached").is_boolean()) r.cached = j.at("cached").get<bool>();

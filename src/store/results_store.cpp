@@ -61,6 +61,14 @@ std::vector<RepeatFigures> RepeatsFromStore(const nlohmann::json& stored, const 
   return out;
 }
 
+// The job as JobToJson writes it, with the run's write data facts under "data": they
+// describe what the job wrote, and ride along without a schema change.
+nlohmann::ordered_json StoredJob(const RunResult& run) {
+  nlohmann::ordered_json job = JobToJson(run.job, run.engine);
+  if (run.data) job["data"] = DataToJson(*run.data);
+  return job;
+}
+
 Status BindRunColumns(SqliteStatement& s, const RunResult& run) {
   nlohmann::json notes = run.notes, repeats = RepeatsToStore(run.repeats);
   s.Bind(1, run.started_at)
@@ -74,7 +82,7 @@ Status BindRunColumns(SqliteStatement& s, const RunResult& run) {
       .Bind(9, run.engine)
       .Bind(10, static_cast<int64_t>(run.partial))
       .Bind(11, run.error)
-      .Bind(12, JobToJson(run.job, run.engine).dump())
+      .Bind(12, StoredJob(run).dump())
       .Bind(13, run.cpu.user_pct)
       .Bind(14, run.cpu.sys_pct)
       .Bind(15, notes.dump())
@@ -263,6 +271,7 @@ Result<RunResult> ResultsStore::ReadRun(SqliteStatement& row, bool details) {
   Result<JobSpec> spec = JobFromJson(job);
   if (!spec.ok()) return Status::Io("results database: run " + std::to_string(run.id) + ": " + spec.status().message());
   run.job = spec.value();
+  if (job.is_object() && job.contains("data")) run.data = DataFromJson(job.at("data"));
   run.cpu.user_pct = row.Real(12);
   run.cpu.sys_pct = row.Real(13);
   nlohmann::json notes = nlohmann::json::parse(row.Text(14), nullptr, false);
