@@ -30,7 +30,7 @@ std::vector<uint64_t> Offsets(const std::vector<testing::RecordedIo>& ios, size_
   return out;
 }
 
-RunOutcome Run(const JobSpec& job, IoRecording* rec) {
+RunOutcome RunRecorded(const JobSpec& job, IoRecording* rec) {
   Result<std::unique_ptr<Target>> target = MakeTarget("null:", {});
   EXPECT_TRUE(target.ok());
   return RunRepeated(job, *target.value(), {}, RecordingHooks(rec));
@@ -38,8 +38,8 @@ RunOutcome Run(const JobSpec& job, IoRecording* rec) {
 
 TEST(IndependentRuns, TwoRunsWithoutSeedStartAtDifferentOffsetsAndSayWhichSeed) {
   IoRecording a, b;
-  RunOutcome first = Run(RandomJob(), &a);
-  RunOutcome second = Run(RandomJob(), &b);
+  RunOutcome first = RunRecorded(RandomJob(), &a);
+  RunOutcome second = RunRecorded(RandomJob(), &b);
   ASSERT_TRUE(first.status.ok() && second.status.ok());
   ASSERT_TRUE(first.result.job.seed && second.result.job.seed);
   EXPECT_NE(*first.result.job.seed, *second.result.job.seed);
@@ -51,11 +51,11 @@ TEST(IndependentRuns, TwoRunsWithoutSeedStartAtDifferentOffsetsAndSayWhichSeed) 
 TEST(IndependentRuns, SeedReproducesTheOffsetsAndTheMix) {
   for (AccessPattern rw : {AccessPattern::kRandRead, AccessPattern::kRandReadWrite}) {
     IoRecording fresh, again;
-    RunOutcome first = Run(RandomJob(rw), &fresh);
+    RunOutcome first = RunRecorded(RandomJob(rw), &fresh);
     ASSERT_TRUE(first.status.ok() && first.result.job.seed);
     JobSpec rerun = RandomJob(rw);
     rerun.seed = *first.result.job.seed;
-    RunOutcome second = Run(rerun, &again);
+    RunOutcome second = RunRecorded(rerun, &again);
     ASSERT_TRUE(second.status.ok());
     EXPECT_EQ(second.result.job.seed, first.result.job.seed);
     ASSERT_EQ(fresh.engines[0].size(), again.engines[0].size());
@@ -71,7 +71,7 @@ TEST(IndependentRuns, ThreadsOfOneRunDrawDifferentOrders) {
   JobSpec job = RandomJob();
   job.size = 16 << 20;
   job.threads = 2;
-  RunOutcome run = Run(job, &rec);
+  RunOutcome run = RunRecorded(job, &rec);
   ASSERT_TRUE(run.status.ok());
   ASSERT_EQ(rec.engines.size(), 2u);
   // null: gives each thread the same region, so equal seeds would give equal offsets.
@@ -84,7 +84,7 @@ TEST(IndependentRuns, EveryRepeatHasItsOwnSeedAndSeedReproducesEachRepeat) {
   job.size = 4 << 20;
   job.repeat = 3;
   job.seed = 4242;
-  RunOutcome run = Run(job, &series);
+  RunOutcome run = RunRecorded(job, &series);
   ASSERT_TRUE(run.status.ok());
   ASSERT_EQ(run.result.repeats.size(), 3u);
   ASSERT_EQ(series.engines.size(), 3u);
@@ -102,12 +102,12 @@ TEST(IndependentRuns, EveryRepeatHasItsOwnSeedAndSeedReproducesEachRepeat) {
     JobSpec one = RandomJob();
     one.size = 4 << 20;
     one.seed = run.result.repeats[i].seed;
-    ASSERT_TRUE(Run(one, &alone).status.ok());
+    ASSERT_TRUE(RunRecorded(one, &alone).status.ok());
     EXPECT_EQ(Offsets(alone.engines[0], 1u << 20), Offsets(series.engines[i], 1u << 20)) << "repeat " << i;
   }
   // And the series again, from the run's seed.
   IoRecording again;
-  ASSERT_TRUE(Run(job, &again).status.ok());
+  ASSERT_TRUE(RunRecorded(job, &again).status.ok());
   for (size_t i = 0; i < 3; ++i)
     EXPECT_EQ(Offsets(again.engines[i], 1u << 20), Offsets(series.engines[i], 1u << 20)) << "repeat " << i;
 }
@@ -117,7 +117,7 @@ TEST(IndependentRuns, TheJsonDocumentCarriesTheSeedOfTheRunAndOfEachRepeat) {
   JobSpec job = RandomJob();
   job.size = 1 << 20;
   job.repeat = 2;
-  RunOutcome run = Run(job, &rec);
+  RunOutcome run = RunRecorded(job, &rec);
   ASSERT_TRUE(run.status.ok());
   nlohmann::ordered_json j = RunToJson(run.result);
   ASSERT_TRUE(j.contains("seed"));

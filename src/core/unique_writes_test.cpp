@@ -32,7 +32,7 @@ JobSpec RewritingJob(const BufferPattern& pattern, uint64_t bs, uint32_t qd) {
   return job;
 }
 
-RunOutcome Run(const JobSpec& job, IoRecording* rec) {
+RunOutcome RunRecorded(const JobSpec& job, IoRecording* rec) {
   Result<std::unique_ptr<Target>> target = MakeTarget("null:", {});
   EXPECT_TRUE(target.ok());
   return RunJob(job, *target.value(), {}, RecordingHooks(rec));
@@ -55,7 +55,7 @@ TEST_P(UniqueWrites, EveryWritten4KiBOfARunDiffersFromEveryOther) {
     IoRecording rec;
     rec.keep_write_data = 400;
     JobSpec job = RewritingJob(Pattern(GetParam()), bs, 4);
-    RunOutcome run = Run(job, &rec);
+    RunOutcome run = RunRecorded(job, &rec);
     ASSERT_TRUE(run.status.ok()) << run.status.message();
     std::vector<std::string> chunks = Chunks(rec);
     ASSERT_GE(chunks.size(), 400u * bs / 4096) << "the run wrote too little to show anything";
@@ -67,7 +67,7 @@ TEST_P(UniqueWrites, EveryWritten4KiBOfARunDiffersFromEveryOther) {
 TEST_P(UniqueWrites, TwoWritesOfOneOffsetDiffer) {
   IoRecording rec;
   rec.keep_write_data = 64;
-  RunOutcome run = Run(RewritingJob(Pattern(GetParam()), 4096, 1), &rec);
+  RunOutcome run = RunRecorded(RewritingJob(Pattern(GetParam()), 4096, 1), &rec);
   ASSERT_TRUE(run.status.ok());
   const auto& ios = rec.engines[0];
   bool compared = false;
@@ -84,8 +84,8 @@ TEST_P(UniqueWrites, TwoRunsWriteDifferentData) {
   IoRecording a, b;
   a.keep_write_data = b.keep_write_data = 8;
   JobSpec job = RewritingJob(Pattern(GetParam()), 4096, 1);
-  ASSERT_TRUE(Run(job, &a).status.ok());
-  ASSERT_TRUE(Run(job, &b).status.ok());
+  ASSERT_TRUE(RunRecorded(job, &a).status.ok());
+  ASSERT_TRUE(RunRecorded(job, &b).status.ok());
   for (const std::string& chunk : Chunks(a)) {
     std::vector<std::string> other = Chunks(b);
     EXPECT_EQ(std::count(other.begin(), other.end(), chunk), 0);
@@ -103,7 +103,7 @@ INSTANTIATE_TEST_SUITE_P(StampedPatterns, UniqueWrites, ::testing::Values("rando
 TEST(ZeroWrites, StayZeroAndTheRunSaysSo) {
   IoRecording rec;
   rec.keep_write_data = 4;
-  RunOutcome run = Run(RewritingJob(Pattern("zero"), 4096, 1), &rec);
+  RunOutcome run = RunRecorded(RewritingJob(Pattern("zero"), 4096, 1), &rec);
   ASSERT_TRUE(run.status.ok());
   for (const auto& io : rec.engines[0])
     for (std::byte b : io.data) ASSERT_EQ(b, std::byte{0});
@@ -116,7 +116,7 @@ TEST(ZeroWrites, StayZeroAndTheRunSaysSo) {
 TEST(WriteData, TheRunReportsItsPatternAndTheRatioAchieved) {
   IoRecording rec;
   JobSpec job = RewritingJob(Pattern("compressible:50"), 65536, 1);
-  RunOutcome run = Run(job, &rec);
+  RunOutcome run = RunRecorded(job, &rec);
   ASSERT_TRUE(run.status.ok());
   ASSERT_TRUE(run.result.data);
   EXPECT_EQ(run.result.data->pattern, "compressible:50");
@@ -129,7 +129,7 @@ TEST(WriteData, TheRunReportsItsPatternAndTheRatioAchieved) {
 
   JobSpec reads = job;
   reads.rw = AccessPattern::kRandRead;
-  EXPECT_FALSE(Run(reads, &rec).result.data) << "a run that wrote nothing has no data facts";
+  EXPECT_FALSE(RunRecorded(reads, &rec).result.data) << "a run that wrote nothing has no data facts";
 }
 
 }  // namespace
