@@ -57,8 +57,8 @@ TEST(SeedE2e, RepeatsEachCarryTheirOwnSeed) {
   TempDir dir;
   ASSERT_TRUE(dir.ok());
   const std::string file = MakeFile(dir);
-  json run = OneRun({"run", file, "--rw", "randread", "--bs", "4k", "--size", "4m", "--repeat", "3", "--seed", "77",
-                     "--json"});
+  json run = OneRun(
+      {"run", file, "--rw", "randread", "--bs", "4k", "--size", "4m", "--repeat", "3", "--seed", "77", "--json"});
   EXPECT_EQ(run["seed"], 77);
   ASSERT_EQ(run["repeats"]["each"].size(), 3u) << run.dump(2);
   EXPECT_EQ(run["repeats"]["each"][0]["seed"], 77);

@@ -91,8 +91,8 @@ TEST(GroundTruth, KnownRateGivesItsThroughputAndQueueingLatency) {
 // One stray slow I/O is let pass (a loaded machine stalled a 200 us sleep for 34 ms
 // once while this test was written); two are the ramp.
 TEST(GroundTruth, TheRampIsNotCounted) {
-  RunOutcome out = RunOnNull(TimedReads(4096, 1, 0.3, 0.3),
-                             EngineHooks([] { return new FixedServiceEngine(200, 2, 100000); }));
+  RunOutcome out =
+      RunOnNull(TimedReads(4096, 1, 0.3, 0.3), EngineHooks([] { return new FixedServiceEngine(200, 2, 100000); }));
   ASSERT_TRUE(out.status.ok()) << out.status.message();
   ASSERT_TRUE(out.result.read);
   const DirectionResult& d = *out.result.read;

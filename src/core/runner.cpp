@@ -109,7 +109,8 @@ RunOutcome RunJob(const JobSpec& job, Target& target, const RunLabels& labels, c
     if (!engine.ok()) return {r, engine.status()};
     slot->engine = std::move(engine).value();
     slot->depth = slot->engine->caps().asynchronous ? job.qd : 1;
-    Result<BufferPool> pool = BufferPool::Create(slot->depth, job.bs, job.pattern, StreamSeed(run_seed, SeedStream::kBuffers, t));
+    Result<BufferPool> pool =
+        BufferPool::Create(slot->depth, job.bs, job.pattern, StreamSeed(run_seed, SeedStream::kBuffers, t));
     if (!pool.ok()) return {r, pool.status()};
     slot->buffers = std::make_unique<BufferPool>(std::move(pool).value());
     slot->output = std::make_unique<WorkerOutput>();

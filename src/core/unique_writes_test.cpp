@@ -44,7 +44,8 @@ std::vector<std::string> Chunks(const IoRecording& rec) {
   for (const auto& ios : rec.engines)
     for (const testing::RecordedIo& io : ios)
       for (size_t at = 0; at < io.data.size(); at += 4096)
-        out.emplace_back(reinterpret_cast<const char*>(io.data.data()) + at, std::min<size_t>(4096, io.data.size() - at));
+        out.emplace_back(reinterpret_cast<const char*>(io.data.data()) + at,
+                         std::min<size_t>(4096, io.data.size() - at));
   return out;
 }
 
@@ -92,8 +93,8 @@ TEST_P(UniqueWrites, TwoRunsWriteDifferentData) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(StampedPatterns, UniqueWrites, ::testing::Values("random", "compressible:50", "compressible:100"),
-                         [](const auto& info) {
+INSTANTIATE_TEST_SUITE_P(StampedPatterns, UniqueWrites,
+                         ::testing::Values("random", "compressible:50", "compressible:100"), [](const auto& info) {
                            std::string name = info.param;
                            for (char& c : name)
                              if (c == ':') c = '_';

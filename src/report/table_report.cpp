@@ -37,13 +37,16 @@ std::string DataLine(const RunResult& run) {
   if (run.data) {
     const DataFacts& d = *run.data;
     if (d.pattern == "zero") out = std::string("data: zero (") + kZeroDataNote + ")";
-    else if (d.pattern == "verify") out = "data: --verify check data, every 8 bytes keyed to its offset and a fresh seed";
+    else if (d.pattern == "verify")
+      out = "data: --verify check data, every 8 bytes keyed to its offset and a fresh seed";
     else out = "data: " + d.pattern + ", every 4 KiB unique (offset, seed and I/O number stamped)";
     if (d.compress_ratio > 0)
-      out += fmt::format("; zstd compresses a written block {:.2f}:1 ({})", d.compress_ratio, FormatSize(d.sample_bytes));
+      out += fmt::format("; zstd compresses a written block {:.2f}:1 ({})", d.compress_ratio,
+                         FormatSize(d.sample_bytes));
     out += "\n";
   }
-  if (run.job.seed) out += fmt::format("seed: {} (--seed {} reruns these offsets and data)\n", *run.job.seed, *run.job.seed);
+  if (run.job.seed)
+    out += fmt::format("seed: {} (--seed {} reruns these offsets and data)\n", *run.job.seed, *run.job.seed);
   return out;
 }
 
