@@ -531,6 +531,22 @@ bool Near(double actual, double expected, double rel) {
           << p999 << " max " << max << "; ";
     if (!(mean > 0 && mean <= max)) why << dir << ": mean latency " << mean << " not in (0, max " << max << "]; ";
   }
+  // Little's law, from figures counted apart (latencies by the histogram, I/Os and time by
+  // the worker and the clock): the I/Os in flight on average, IOPS x mean latency, cannot
+  // exceed the slots the job had (qd x threads), plus one I/O per slot straddling the
+  // window's edges. Seconds too short, counts doubled or latency in the wrong unit break it.
+  const double slots = run["job"]["qd"].get<double>() * run["job"]["threads"].get<double>();
+  double busy_s = 0, window_s = 0, max_s = 0;
+  for (const char* dir : {"read", "write"}) {
+    if (!run.contains(dir)) continue;
+    const json& d = run[dir];
+    busy_s += d["ios"].get<double>() * d["lat_us"]["mean"].get<double>() / 1e6;
+    window_s = std::max(window_s, d["seconds"].get<double>());
+    max_s = std::max(max_s, d["lat_us"]["max"].get<double>() / 1e6);
+  }
+  if (window_s > 0 && busy_s > slots * (window_s + max_s) * 1.01)
+    why << "Little's law: " << busy_s << " s of I/O latency in a " << window_s << " s window with " << slots
+        << " slots; ";
   for (const char* key : {"user_pct", "sys_pct"})
     if (!(run["cpu"][key].get<double>() >= 0)) why << "cpu." << key << " is negative; ";
   if (!why.str().empty()) return ::testing::AssertionFailure() << why.str() << "\nrun: " << run.dump(2);

@@ -158,7 +158,8 @@ bool RefusesODirect(const std::string& dir);
 ::testing::AssertionResult HasRunShape(const nlohmann::json& run);
 // The figures of one run agree with each other: bytes == ios * bs, MB/s == bytes /
 // seconds / 1e6 and IOPS == ios / seconds within 0.1 %, 0 <= p50 <= p90 <= p99 <= p999
-// <= max, mean <= max, CPU percentages >= 0.
+// <= max, mean <= max, CPU percentages >= 0; and, from figures counted apart, Little's
+// law: IOPS x mean latency (the I/Os in flight) <= qd x threads.
 ::testing::AssertionResult HasConsistentFigures(const nlohmann::json& run);
 // Bytes moved in both directions together.
 uint64_t TotalBytes(const nlohmann::json& run);

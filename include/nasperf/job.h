@@ -45,6 +45,12 @@ struct JobSpec {
   std::string engine = "auto";  // psync | io_uring | null | auto
   BufferPattern pattern;
   uint32_t repeat = 1;
+  // The run seed: every thread's offsets, read/write mix and buffer content derive from
+  // it. nullopt: each run draws a fresh one (the runner stores it here in the result's
+  // job, so the stored job reproduces the run). With repeat > 1 it is the series' seed:
+  // repeat 0 uses it, repeat i a seed derived from it and i (workload/run_seed.h).
+  // At most 2^53 - 1. --verify's check data always takes a fresh seed of its own.
+  std::optional<uint64_t> seed;
 
   // Checks what can be checked without looking at the target.
   Status Validate() const;

@@ -57,6 +57,7 @@ struct RepeatFigures {
   double read_lat_mean_us = 0, write_lat_mean_us = 0;
   double read_lat_p99_us = 0, write_lat_p99_us = 0;
   double seconds = 0;
+  uint64_t seed = 0;  // the seed this repeat ran with (--seed N --repeat 1 reruns it); 0: not known
   double total_mb_per_s() const { return read_mb_per_s + write_mb_per_s; }
 };
 
@@ -76,6 +77,18 @@ struct ProtocolFacts {
     return version.empty() ? protocol : protocol + " " + version;
   }
 };
+
+// What a run's writes carried, as measured before its clock started.
+struct DataFacts {
+  std::string pattern;         // "random", "zero", "compressible:50"; "verify" for --verify's check data
+  bool unique_blocks = false;  // every 4 KiB unique in the run (stamped, or --verify's data)
+  double compress_ratio = 0;   // bytes in / bytes out of zstd (default level) on sample_bytes of written data
+  uint64_t sample_bytes = 0;   // how much was compressed: one written block (at most 1 MiB)
+};
+
+// What the table and the JSON say when a run wrote the zero pattern, which is left
+// unstamped: zeros were asked for, and a stamped block would no longer be zero.
+inline constexpr const char* kZeroDataNote = "zeros: dedupe, compression and zero detection can serve these";
 
 struct RunResult {
   int64_t id = 0;          // the results database's id; 0 until stored
@@ -100,6 +113,8 @@ struct RunResult {
   // --verify: bytes read back after the run and found exactly as written; nullopt
   // without --verify.
   std::optional<uint64_t> verified_bytes;
+  // Runs that wrote: what the data was and how well it compressed. nullopt otherwise.
+  std::optional<DataFacts> data;
   // Every repeat when the job was repeated (the run's own figures are the median
   // repeat's); empty for a single run.
   std::vector<RepeatFigures> repeats;

@@ -51,6 +51,9 @@ void AddJobOptions(CLI::App& app, JobOptions& o, JobOptionSet set) {
   app.add_flag("--fsync", o.fsync, "fsync before the write clock stops");
   app.add_flag("--verify", o.verify,
                "writes carry check data keyed by offset; after the run every written block is read back and checked");
+  app.add_option("--seed", o.seed,
+                 "reproduce a run: its \"seed\" from --json or `results show` (default: a fresh seed per run; "
+                 "with --repeat, repeat 1 uses N and each later repeat a seed derived from N)");
   app.add_option("--allow-destructive", o.allow_destructive, "allow writes to this block device (destroys its data)")
       ->allow_extra_args(false);
 }
@@ -84,6 +87,12 @@ Result<JobSpec> BuildJob(const JobOptions& o, const Target& target) {
   Result<uint64_t> repeat = ParseCount(o.repeat, "--repeat");
   if (!repeat.ok()) return repeat.status();
   job.repeat = static_cast<uint32_t>(repeat.value());
+
+  if (!o.seed.empty()) {
+    if (o.seed.size() > 16 || o.seed.find_first_not_of("0123456789") != std::string::npos)
+      return Status::BadInput("--seed: '" + o.seed + "' is not a whole number (give the \"seed\" of a stored run)");
+    job.seed = std::stoull(o.seed);
+  }
 
   if (!o.size.empty()) {
     Result<uint64_t> size = ParseSize(o.size);

@@ -49,6 +49,7 @@ struct JobOptions {
   std::string engine = "auto";
   std::string pattern = "random";
   std::string repeat = "1";
+  std::string seed;  // empty: a fresh seed per run and repeat
   std::vector<std::string> allow_destructive;
 };
 

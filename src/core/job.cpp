@@ -90,6 +90,9 @@ Status JobSpec::Validate() const {
   if (time_based && time_s <= 0) return Status::BadInput("--time: a time-based job needs a duration above 0");
   if (ramp_s < 0) return Status::BadInput("--ramp: must not be negative");
   if (repeat == 0 || repeat > 1000) return Status::BadInput("--repeat: must be 1..1000");
+  if (seed && *seed > (uint64_t{1} << 53) - 1)
+    return Status::BadInput("--seed: " + std::to_string(*seed) +
+                            " is above 9007199254740991 (2^53 - 1, the largest a JSON number keeps exactly)");
   if (engine != "auto" && engine != "psync" && engine != "io_uring" && engine != "null")
     return Status::BadInput("--engine: '" + engine + "' is not one of psync, io_uring, auto");
   if (verify && !DoesWrites(rw))

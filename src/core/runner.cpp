@@ -14,6 +14,8 @@
 #include "platform/clock.h"
 #include "platform/signals.h"
 #include "stats/histogram.h"
+#include "workload/data_sample.h"
+#include "workload/run_seed.h"
 
 namespace nasperf {
 namespace {
@@ -86,6 +88,10 @@ RunOutcome StartOutcome(const JobSpec& job, const Target& target, const RunLabel
 RunOutcome RunJob(const JobSpec& job, Target& target, const RunLabels& labels, const RunHooks& hooks) {
   RunOutcome outcome = StartOutcome(job, target, labels);
   RunResult& r = outcome.result;
+  // Drawn before anything can fail, so that even a partial run says what it ran with.
+  const uint64_t run_seed = job.seed ? *job.seed : NewRunSeed();
+  r.job.seed = run_seed;
+  if (DoesWrites(job.rw)) r.data = DescribeWriteData(job.pattern, job.verify, job.bs, run_seed);
 
   Result<std::vector<WorkerFile>> files = target.Open(job);
   if (!files.ok()) {
@@ -103,7 +109,8 @@ RunOutcome RunJob(const JobSpec& job, Target& target, const RunLabels& labels, c
     if (!engine.ok()) return {r, engine.status()};
     slot->engine = std::move(engine).value();
     slot->depth = slot->engine->caps().asynchronous ? job.qd : 1;
-    Result<BufferPool> pool = BufferPool::Create(slot->depth, job.bs, job.pattern, t + 1);
+    Result<BufferPool> pool =
+        BufferPool::Create(slot->depth, job.bs, job.pattern, StreamSeed(run_seed, SeedStream::kBuffers, t));
     if (!pool.ok()) return {r, pool.status()};
     slot->buffers = std::make_unique<BufferPool>(std::move(pool).value());
     slot->output = std::make_unique<WorkerOutput>();
@@ -156,7 +163,7 @@ RunOutcome RunJob(const JobSpec& job, Target& target, const RunLabels& labels, c
   const uint64_t verify_seed = job.verify ? NewVerifySeed() | 1 : 0;
   for (uint32_t t = 0; t < job.threads; ++t)
     slots[t]->ctx = WorkerContext{&job, t, measure_start_ns, deadline_ns, &stop, r.target, verify_seed,
-                                  slots[t]->written.get()};
+                                  slots[t]->written.get(), run_seed};
   go.store(1, std::memory_order_release);
 
   // The sampler: once a second, the bytes every worker has published since the last look.
@@ -253,6 +260,7 @@ RunOutcome RunJob(const JobSpec& job, Target& target, const RunLabels& labels, c
 
 RepeatFigures FiguresOf(const RunResult& r) {
   RepeatFigures f;
+  f.seed = r.job.seed.value_or(0);
   if (r.read) {
     f.read_mb_per_s = r.read->mb_per_s;
     f.read_iops = r.read->iops;
@@ -271,11 +279,16 @@ RepeatFigures FiguresOf(const RunResult& r) {
 }
 
 RunOutcome RunRepeated(const JobSpec& job, Target& target, const RunLabels& labels, const RunHooks& hooks) {
+  // Each repeat runs with its own seed, so that repeat 2 cannot be served from what repeat
+  // 1 left in a cache: the series seed (given or fresh) for the first, derived ones after.
+  const uint64_t series_seed = job.seed ? *job.seed : NewRunSeed();
   std::vector<RunOutcome> repeats;
   for (uint32_t i = 0; i < job.repeat; ++i) {
+    JobSpec this_repeat = job;
+    this_repeat.seed = RepeatSeed(series_seed, i);
     if (hooks.before_repeat) {
       if (Status s = hooks.before_repeat(i); !s.ok()) {
-        RunOutcome failed = StartOutcome(job, target, labels);
+        RunOutcome failed = StartOutcome(this_repeat, target, labels);
         failed.result.partial = true;
         failed.result.error = s.message();
         failed.status = s;
@@ -283,7 +296,7 @@ RunOutcome RunRepeated(const JobSpec& job, Target& target, const RunLabels& labe
         break;
       }
     }
-    repeats.push_back(RunJob(job, target, labels, hooks));
+    repeats.push_back(RunJob(this_repeat, target, labels, hooks));
     if (!repeats.back().status.ok()) break;
   }
   if (repeats.size() == 1) return std::move(repeats.front());
@@ -293,6 +306,7 @@ RunOutcome RunRepeated(const JobSpec& job, Target& target, const RunLabels& labe
     RunOutcome failed = std::move(repeats.back());
     repeats.pop_back();
     for (const RunOutcome& o : repeats) failed.result.repeats.push_back(FiguresOf(o.result));
+    failed.result.job.seed = series_seed;  // what --seed takes to run the series again
     return failed;
   }
   std::vector<RepeatFigures> figures;
@@ -303,6 +317,9 @@ RunOutcome RunRepeated(const JobSpec& job, Target& target, const RunLabels& labe
             [&](size_t a, size_t b) { return figures[a].total_mb_per_s() < figures[b].total_mb_per_s(); });
   RunOutcome median = std::move(repeats[order[(order.size() - 1) / 2]]);
   median.result.repeats = std::move(figures);
+  // The run's figures are the median repeat's, but its seed is the series': --seed with
+  // it runs the whole series again (each repeat's own seed is in `repeats`).
+  median.result.job.seed = series_seed;
   return median;
 }
 

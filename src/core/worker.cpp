@@ -7,6 +7,7 @@
 #include "core/verify_pass.h"
 #include "platform/clock.h"
 #include "workload/offsets.h"
+#include "workload/run_seed.h"
 
 namespace nasperf {
 namespace {
@@ -33,8 +34,11 @@ void RunWorker(const WorkerContext& ctx, Engine& engine, const WorkerFile& file,
   const IoDir only_dir = DoesReads(job.rw) ? IoDir::kRead : IoDir::kWrite;
   const uint32_t length = static_cast<uint32_t>(job.bs);
 
-  OffsetGenerator offsets(IsRandom(job.rw), file.base_offset, file.region_bytes, job.bs, 0x5EED + ctx.index * 7919);
-  FastRandom mix_random(0xC0FFEE + ctx.index);
+  OffsetGenerator offsets(IsRandom(job.rw), file.base_offset, file.region_bytes, job.bs,
+                          StreamSeed(ctx.run_seed, SeedStream::kOffsets, ctx.index));
+  FastRandom mix_random(StreamSeed(ctx.run_seed, SeedStream::kMix, ctx.index));
+  // The thread's index in the top bits keeps every thread's stamps apart.
+  const uint64_t sequence_base = static_cast<uint64_t>(ctx.index) << 44;
   const uint64_t to_issue = job.time_based ? UINT64_MAX : offsets.blocks();
 
   // Everything the loop touches is allocated here, once.
@@ -65,7 +69,7 @@ void RunWorker(const WorkerContext& ctx, Engine& engine, const WorkerFile& file,
           FillVerifyData(buffers.slot(slot), length, offset, ctx.verify_seed);
           ctx.written->Mark((offset - file.base_offset) / job.bs);
         } else {
-          buffers.StampForWrite(slot, offset);
+          buffers.StampForWrite(slot, offset, ctx.run_seed, sequence_base + issued);
         }
       }
       slot_dir[slot] = dir;

@@ -35,6 +35,9 @@ struct WorkerContext {
   // then read back and checked after the clock stops. 0: no verification.
   uint64_t verify_seed = 0;
   WrittenBlocks* written = nullptr;
+  // The run's seed (workload/run_seed.h): this thread's offsets and read/write mix derive
+  // from it and its index, and every write is stamped with it.
+  uint64_t run_seed = 0;
 };
 
 struct WorkerOutput {

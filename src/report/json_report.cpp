@@ -3,6 +3,7 @@
 
 #include "nasperf/version.h"
 #include "stats/confidence.h"
+#include "workload/run_seed.h"
 
 namespace nasperf {
 namespace {
@@ -40,6 +41,7 @@ ojson RepeatsToJson(const RunResult& run) {
       e["write"] = {{"mb_per_s", r.write_mb_per_s}, {"iops", r.write_iops}, {"lat_mean_us", r.write_lat_mean_us},
                     {"lat_p99_us", r.write_lat_p99_us}};
     e["seconds"] = r.seconds;
+    if (r.seed) e["seed"] = r.seed;
     each.push_back(e);
   }
   ojson ci = nullptr;
@@ -60,6 +62,7 @@ ojson JobToJson(const JobSpec& job, const std::string& engine) {
       {"repeat", job.repeat},     {"verify", job.verify},
   };
   if (DoesReads(job.rw) && DoesWrites(job.rw)) j["mix_read_pct"] = job.read_mix_pct;
+  if (job.seed) j["seed"] = *job.seed;
   return j;
 }
 
@@ -85,10 +88,35 @@ Result<JobSpec> JobFromJson(const nlohmann::json& j) {
     Result<BufferPattern> pattern = ParseBufferPattern(j.value("pattern", std::string("random")));
     if (!pattern.ok()) return Status::BadInput("job.pattern: " + pattern.status().message());
     job.pattern = pattern.value();
+    if (auto seed = j.find("seed"); seed != j.end() && !seed->is_null()) {
+      if (!seed->is_number_unsigned() || seed->get<uint64_t>() > kMaxSeed)
+        return Status::BadInput("job.seed: expected a whole number 0..2^53-1, got " + seed->dump());
+      job.seed = seed->get<uint64_t>();
+    }
   } catch (const nlohmann::json::exception& e) {
     return Status::BadInput(std::string("job: ") + e.what());
   }
   return job;
+}
+
+ojson DataToJson(const DataFacts& data) {
+  ojson j = {{"pattern", data.pattern},
+             {"unique_blocks", data.unique_blocks},
+             {"compress_ratio", data.compress_ratio},
+             {"compress_sample_bytes", data.sample_bytes}};
+  if (data.pattern == "zero") j["note"] = kZeroDataNote;
+  return j;
+}
+
+std::optional<DataFacts> DataFromJson(const nlohmann::json& j) {
+  if (!j.is_object() || !j.contains("pattern") || !j.at("pattern").is_string()) return std::nullopt;
+  DataFacts data;
+  data.pattern = j.at("pattern").get<std::string>();
+  if (auto it = j.find("unique_blocks"); it != j.end() && it->is_boolean()) data.unique_blocks = it->get<bool>();
+  if (auto it = j.find("compress_ratio"); it != j.end() && it->is_number()) data.compress_ratio = it->get<double>();
+  if (auto it = j.find("compress_sample_bytes"); it != j.end() && it->is_number_unsigned())
+    data.sample_bytes = it->get<uint64_t>();
+  return data;
 }
 
 ojson RunToJson(const RunResult& run) {
@@ -104,6 +132,9 @@ ojson RunToJson(const RunResult& run) {
     j["source_file"] = run.source_file;
   }
   j["job"] = JobToJson(run.job, run.engine);
+  // The same seed as job.seed, at the top where readers look: `--seed` with it reruns this
+  // run (a repeated run's series; each repeat's own is in repeats.each[].seed).
+  if (run.job.seed) j["seed"] = *run.job.seed;
   if (DidIo(run.read)) j["read"] = DirectionToJson(*run.read);
   if (DidIo(run.write)) j["write"] = DirectionToJson(*run.write);
   j["cpu"] = {{"user_pct", run.cpu.user_pct}, {"sys_pct", run.cpu.sys_pct}};
@@ -115,6 +146,7 @@ ojson RunToJson(const RunResult& run) {
   if (!run.error.empty()) j["error"] = run.error;
   if (!run.notes.empty()) j["notes"] = run.notes;
   if (run.verified_bytes) j["verified_bytes"] = *run.verified_bytes;
+  if (run.data) j["data"] = DataToJson(*run.data);
   if (!run.command_line.empty()) j["command_line"] = run.command_line;
   if (!run.inventory.empty()) j["inventory"] = run.inventory;
   j["measured_on"] = run.measured_on;
@@ -229,6 +261,7 @@ Result<RunResult> RunFromJson(const nlohmann::json& j) {
     r.notes = j.value("notes", std::vector<std::string>());
     if (j.contains("verified_bytes") && j["verified_bytes"].is_number_unsigned())
       r.verified_bytes = j["verified_bytes"].get<uint64_t>();
+    if (j.contains("data")) r.data = DataFromJson(j.at("data"));
     r.command_line = j.value("command_line", std::string());
     if (j.contains("inventory") && j.at("inventory").is_object()) r.inventory = nlohmann::ordered_json(j.at("inventory"));
     if (j.contains("cached") && j.at("cached").is_boolean()) r.cached = j.at("cached").get<bool>();
@@ -246,6 +279,7 @@ Result<RunResult> RunFromJson(const nlohmann::json& j) {
         f.write_lat_mean_us = wr.value("lat_mean_us", 0.0);
         f.write_lat_p99_us = wr.value("lat_p99_us", 0.0);
         f.seconds = e.value("seconds", 0.0);
+        if (auto seed = e.find("seed"); seed != e.end() && seed->is_number_unsigned()) f.seed = seed->get<uint64_t>();
         r.repeats.push_back(f);
       }
     }

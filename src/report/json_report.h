@@ -14,6 +14,12 @@ nlohmann::ordered_json JobToJson(const JobSpec& job, const std::string& engine);
 // Reads what JobToJson wrote; BadInput naming the field when something is missing or wrong.
 Result<JobSpec> JobFromJson(const nlohmann::json& j);
 
+// A run's "data" member: {"pattern", "unique_blocks", "compress_ratio", "compress_sample_bytes"}
+// and, for zeros, a "note" saying what they let storage do. DataFromJson reads it back;
+// nullopt when absent or not an object of that shape.
+nlohmann::ordered_json DataToJson(const DataFacts& data);
+std::optional<DataFacts> DataFromJson(const nlohmann::json& j);
+
 nlohmann::ordered_json RunToJson(const RunResult& run);
 // Reads what RunToJson wrote (an agent's runs): every field it knows, defaults for the
 // rest; latency histograms do not travel, only their percentiles. BadInput naming the fault.

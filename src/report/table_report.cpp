@@ -32,6 +32,24 @@ std::string ProtocolLine(const RunResult& run) {
   return out + "\n";
 }
 
+std::string DataLine(const RunResult& run) {
+  std::string out;
+  if (run.data) {
+    const DataFacts& d = *run.data;
+    if (d.pattern == "zero") out = std::string("data: zero (") + kZeroDataNote + ")";
+    else if (d.pattern == "verify")
+      out = "data: --verify check data, every 8 bytes keyed to its offset and a fresh seed";
+    else out = "data: " + d.pattern + ", every 4 KiB unique (offset, seed and I/O number stamped)";
+    if (d.compress_ratio > 0)
+      out += fmt::format("; zstd compresses a written block {:.2f}:1 ({})", d.compress_ratio,
+                         FormatSize(d.sample_bytes));
+    out += "\n";
+  }
+  if (run.job.seed)
+    out += fmt::format("seed: {} (--seed {} reruns these offsets and data)\n", *run.job.seed, *run.job.seed);
+  return out;
+}
+
 std::string RepeatsLine(const RunResult& run) {
   if (run.repeats.empty()) return "";
   std::vector<double> totals = RepeatTotals(run);
@@ -82,6 +100,7 @@ std::string RunTable(const RunResult& run) {
                                 job.fsync ? " + fsync" : "",
                                 FormatSize(job.size), run.partial ? "  [PARTIAL]" : "");
   out += ProtocolLine(run);
+  out += DataLine(run);
   out += fmt::format("{:<6} {:>10} {:>11} {:>9} {:>9} {:>9} {:>9} {:>9} {:>10}\n", "", "MB/s", "IOPS", "mean us",
                      "p50 us", "p90 us", "p99 us", "p99.9 us", "max us");
   if (DidIo(run.read)) out += DirectionLine("read", *run.read);

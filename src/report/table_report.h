@@ -15,6 +15,10 @@ std::string ProtocolLine(const RunResult& run);
 // One run: a line per direction with MB/s, IOPS and latency percentiles.
 std::string RunTable(const RunResult& run);
 
+// What the writes carried (pattern, stamping, zstd ratio) and the run's seed; empty for
+// an imported run without either.
+std::string DataLine(const RunResult& run);
+
 // "median of 3 repeats; 95 % CI ...; spread 2.1 %; each (MB/s): ..." or empty.
 std::string RepeatsLine(const RunResult& run);
 

@@ -1,4 +1,5 @@
-// Histogram accuracy: every reported percentile within 1 % of the exact one.
+// Histogram accuracy: every reported percentile within the 0.4 % of the exact one that the
+// header promises (half of a 1/128 sub-bucket is at most 1/256 = 0.39 % of its value).
 #include "stats/histogram.h"
 
 #include <gtest/gtest.h>
@@ -24,7 +25,7 @@ void ExpectAccurate(const std::vector<uint64_t>& values, const char* what) {
   for (double f : {0.01, 0.1, 0.5, 0.9, 0.99, 0.999, 1.0}) {
     double exact = ExactPercentile(values, f);
     double got = h.Percentile(f);
-    EXPECT_LE(std::fabs(got - exact), exact * 0.01 + 0.5) << what << " p" << f * 100 << " exact " << exact;
+    EXPECT_LE(std::fabs(got - exact), exact * 0.004 + 0.5) << what << " p" << f * 100 << " exact " << exact;
   }
   EXPECT_EQ(h.count(), values.size());
   EXPECT_EQ(h.max_ns(), *std::max_element(values.begin(), values.end()));

@@ -31,7 +31,7 @@ nlohmann::json RepeatsToStore(const std::vector<RepeatFigures>& repeats) {
                    {"read_iops", r.read_iops}, {"write_iops", r.write_iops},
                    {"read_lat_mean_us", r.read_lat_mean_us}, {"write_lat_mean_us", r.write_lat_mean_us},
                    {"read_lat_p99_us", r.read_lat_p99_us}, {"write_lat_p99_us", r.write_lat_p99_us},
-                   {"seconds", r.seconds}});
+                   {"seconds", r.seconds}, {"seed", r.seed}});
   return out;
 }
 
@@ -53,12 +53,21 @@ std::vector<RepeatFigures> RepeatsFromStore(const nlohmann::json& stored, const 
       r.read_lat_p99_us = e.value("read_lat_p99_us", 0.0);
       r.write_lat_p99_us = e.value("write_lat_p99_us", 0.0);
       r.seconds = e.value("seconds", 0.0);
+      r.seed = e.value("seed", uint64_t{0});
     } else {
       continue;
     }
     out.push_back(r);
   }
   return out;
+}
+
+// The job as JobToJson writes it, with the run's write data facts under "data": they
+// describe what the job wrote, and ride along without a schema change.
+nlohmann::ordered_json StoredJob(const RunResult& run) {
+  nlohmann::ordered_json job = JobToJson(run.job, run.engine);
+  if (run.data) job["data"] = DataToJson(*run.data);
+  return job;
 }
 
 Status BindRunColumns(SqliteStatement& s, const RunResult& run) {
@@ -74,7 +83,7 @@ Status BindRunColumns(SqliteStatement& s, const RunResult& run) {
       .Bind(9, run.engine)
       .Bind(10, static_cast<int64_t>(run.partial))
       .Bind(11, run.error)
-      .Bind(12, JobToJson(run.job, run.engine).dump())
+      .Bind(12, StoredJob(run).dump())
       .Bind(13, run.cpu.user_pct)
       .Bind(14, run.cpu.sys_pct)
       .Bind(15, notes.dump())
@@ -332,6 +341,7 @@ Result<RunResult> ResultsStore::ReadRun(SqliteStatement& row, bool details) {
   Result<JobSpec> spec = JobFromJson(job);
   if (!spec.ok()) return Status::Io("results database: run " + std::to_string(run.id) + ": " + spec.status().message());
   run.job = spec.value();
+  if (job.is_object() && job.contains("data")) run.data = DataFromJson(job.at("data"));
   run.cpu.user_pct = row.Real(12);
   run.cpu.sys_pct = row.Real(13);
   nlohmann::json notes = nlohmann::json::parse(row.Text(14), nullptr, false);

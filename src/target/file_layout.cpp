@@ -13,17 +13,20 @@
 #include "core/units.h"
 #include "platform/signals.h"
 #include "workload/buffers.h"
+#include "workload/run_seed.h"
 
 namespace nasperf {
 
 Status WritePatternBlocks(uint64_t bytes, const BufferPattern& pattern, const BlockWriter& write) {
   constexpr uint64_t kChunk = 1 << 20;
-  Result<BufferPool> pool = BufferPool::Create(1, kChunk, pattern, 0xA11CE);
+  // A fresh seed per layout: files laid out by two runs share no block a dedupe could merge.
+  const uint64_t seed = NewRunSeed();
+  Result<BufferPool> pool = BufferPool::Create(1, kChunk, pattern, seed);
   if (!pool.ok()) return pool.status();
-  for (uint64_t at = 0; at < bytes;) {
+  for (uint64_t at = 0, chunk = 0; at < bytes; ++chunk) {
     if (InterruptRequested()) return Status::Interrupted();
     uint64_t len = bytes - at < kChunk ? bytes - at : kChunk;
-    pool.value().StampForWrite(0, at);
+    pool.value().StampForWrite(0, at, seed, chunk);
     Result<uint64_t> n = write(at, pool.value().slot(0), len);
     if (!n.ok()) return n.status();
     at += n.value();

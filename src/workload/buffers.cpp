@@ -44,7 +44,7 @@ Result<BufferPool> BufferPool::Create(uint32_t slots, uint64_t block_bytes, cons
     return Status::Unavailable("cannot allocate " + FormatSize(stride * slots) + " of I/O buffers");
   pool.memory_.reset(static_cast<std::byte*>(memory));
   pool.block_bytes_ = block_bytes;
-  pool.stamp_writes_ = pattern.kind == BufferPattern::Kind::kRandom;
+  pool.stamp_writes_ = pattern.kind != BufferPattern::Kind::kZero;
   pool.pointers_.resize(slots);
   for (uint32_t i = 0; i < slots; ++i) {
     pool.pointers_[i] = pool.memory_.get() + stride * i;

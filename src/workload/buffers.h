@@ -14,6 +14,19 @@ namespace nasperf {
 // Alignment that satisfies O_DIRECT on every device we know (and huge-page friendly).
 inline constexpr size_t kBufferAlignment = 4096;
 
+// The stamp of every 4 KiB: offset of that 4 KiB, run seed, I/O sequence number.
+inline constexpr uint64_t kStampBytes = 24;
+inline constexpr uint64_t kStampStrideBytes = 4096;
+
+// Stamps the first kStampBytes of every 4 KiB of `data` (a write of `bytes` to file offset
+// `offset`). Three stores per 4 KiB; a block shorter than the stamp is left as it is.
+inline void StampBlock(std::byte* data, uint64_t bytes, uint64_t offset, uint64_t run_seed, uint64_t sequence) {
+  for (uint64_t at = 0; at + kStampBytes <= bytes; at += kStampStrideBytes) {
+    const uint64_t stamp[3] = {offset + at, run_seed, sequence};
+    __builtin_memcpy(data + at, stamp, sizeof stamp);
+  }
+}
+
 class BufferPool {
  public:
   // `slots` buffers of `block_bytes` each, aligned to kBufferAlignment, filled with `pattern`.
@@ -23,15 +36,14 @@ class BufferPool {
   std::vector<std::byte*>& pointers() { return pointers_; }
   uint64_t block_bytes() const { return block_bytes_; }
 
-  // Makes a write's content unique to its offset (so dedup-capable storage cannot cheat),
-  // by stamping the offset at the start of every 4 KiB. Only for the random pattern.
-  void StampForWrite(uint32_t index, uint64_t offset) const {
-    if (!stamp_writes_) return;
-    std::byte* p = pointers_[index];
-    for (uint64_t at = 0; at + sizeof(uint64_t) <= block_bytes_; at += 4096) {
-      uint64_t value = offset + at;
-      __builtin_memcpy(p + at, &value, sizeof value);
-    }
+  // Makes every 4 KiB of a write unique, so that no dedupe or nop-write can serve it from
+  // an earlier write: stamps its first 24 bytes with the
+  // file offset of that 4 KiB, the run seed and the I/O's sequence number (fio's
+  // scramble_buffers, per 4 KiB). Three stores per 4 KiB, nothing allocated. A rewrite of
+  // an offset differs from the last write (sequence), a repeat from the last repeat (seed).
+  // Not for the zero pattern: zeros were asked for, and are reported as such.
+  void StampForWrite(uint32_t index, uint64_t offset, uint64_t run_seed, uint64_t sequence) const {
+    if (stamp_writes_) StampBlock(pointers_[index], block_bytes_, offset, run_seed, sequence);
   }
 
  private:

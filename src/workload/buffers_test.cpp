@@ -35,13 +35,36 @@ TEST(FillPattern, ZeroRandomAndCompressible) {
   EXPECT_NEAR(zero_share, 0.60, 0.01);
 }
 
-TEST(BufferPool, StampMakesWritesDifferPerOffset) {
-  Result<BufferPool> pool = BufferPool::Create(1, 8192, BufferPattern{}, 1);
+TEST(BufferPool, StampMakesEvery4KiBDifferByOffsetSeedAndSequence) {
+  for (const char* text : {"random", "compressible:50", "compressible:100"}) {
+    Result<BufferPool> pool = BufferPool::Create(1, 8192, ParseBufferPattern(text).value(), 1);
+    ASSERT_TRUE(pool.ok());
+    auto stamped = [&](uint64_t offset, uint64_t seed, uint64_t sequence) {
+      pool.value().StampForWrite(0, offset, seed, sequence);
+      return std::vector<std::byte>(pool.value().slot(0), pool.value().slot(0) + 8192);
+    };
+    const std::vector<std::byte> base = stamped(0, 7, 1);
+    EXPECT_NE(base, stamped(8192, 7, 1)) << text << ": another offset";
+    EXPECT_NE(base, stamped(0, 8, 1)) << text << ": another run's seed";
+    EXPECT_NE(base, stamped(0, 7, 2)) << text << ": a rewrite of the same offset";
+    EXPECT_EQ(base, stamped(0, 7, 1)) << text << ": the stamp is all that changes";
+    EXPECT_NE(std::memcmp(base.data(), base.data() + 4096, 4096), 0) << text << ": the two 4 KiB halves";
+  }
+}
+
+TEST(BufferPool, ZeroIsLeftUnstamped) {
+  Result<BufferPool> pool = BufferPool::Create(1, 8192, BufferPattern{BufferPattern::Kind::kZero, 0}, 1);
   ASSERT_TRUE(pool.ok());
-  pool.value().StampForWrite(0, 0);
-  std::vector<std::byte> first(pool.value().slot(0), pool.value().slot(0) + 8192);
-  pool.value().StampForWrite(0, 8192);
-  EXPECT_NE(std::memcmp(first.data(), pool.value().slot(0), 8192), 0);
+  pool.value().StampForWrite(0, 4096, 7, 3);
+  EXPECT_EQ(ZeroBytes(pool.value().slot(0), 8192), 8192u);
+}
+
+TEST(BufferPool, CompressibleKeepsItsZerosUnderTheStamp) {
+  Result<BufferPool> pool = BufferPool::Create(1, 65536, BufferPattern{BufferPattern::Kind::kCompressible, 50}, 1);
+  ASSERT_TRUE(pool.ok());
+  pool.value().StampForWrite(0, 0, 7, 3);
+  double zero_share = static_cast<double>(ZeroBytes(pool.value().slot(0), 65536)) / 65536;
+  EXPECT_NEAR(zero_share, 0.50, 0.01);
 }
 
 }  // namespace
