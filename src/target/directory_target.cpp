@@ -15,31 +15,38 @@
 
 namespace nasperf {
 
-DirectoryTarget::~DirectoryTarget() {
-  for (const OwnFile& f : files_) ::unlink(f.path.c_str());
+DirectoryTarget::DirectoryTarget(std::string path)
+    : dir_(::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC)), path_(std::move(path)) {
+  if (!dir_.valid()) dir_errno_ = errno;
 }
 
-std::string DirectoryTarget::FilePath(uint32_t thread) const {
-  return path_ + "/.nasperf-" + std::to_string(::getpid()) + "-" + std::to_string(thread) + ".dat";
+DirectoryTarget::~DirectoryTarget() {
+  for (const OwnFile& f : files_) ::unlinkat(dir_.get(), f.name.c_str(), 0);
+}
+
+std::string DirectoryTarget::FileName(uint32_t thread) const {
+  return ".nasperf-" + std::to_string(::getpid()) + "-" + std::to_string(thread) + ".dat";
 }
 
 Result<uint32_t> DirectoryTarget::Probe(bool direct) {
   static std::atomic<uint32_t> probes{0};
-  std::string probe = path_ + "/.nasperf-" + std::to_string(::getpid()) + "-probe" + std::to_string(probes++);
+  if (!dir_.valid())
+    return ErrnoStatus("TARGET: cannot create files in directory", path_, dir_errno_, ErrorKind::kBadInput);
+  std::string probe = ".nasperf-" + std::to_string(::getpid()) + "-probe" + std::to_string(probes++);
   // Created plainly first: some file systems (ramfs) create the file and only then
   // refuse O_DIRECT, so the O_DIRECT test is a second open, and the unlink always runs.
-  ScopedFd created(::open(probe.c_str(), O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0600));
+  ScopedFd created(::openat(dir_.get(), probe.c_str(), O_CREAT | O_EXCL | O_NOFOLLOW | O_WRONLY | O_CLOEXEC, 0600));
   if (!created.valid())
     return ErrnoStatus("TARGET: cannot create files in directory", path_, errno, ErrorKind::kBadInput);
   created.reset();
   uint32_t alignment = 0;
   int direct_errno = 0;
   if (direct) {
-    ScopedFd fd(::open(probe.c_str(), O_RDWR | O_DIRECT | O_CLOEXEC));
+    ScopedFd fd(::openat(dir_.get(), probe.c_str(), O_RDWR | O_DIRECT | O_NOFOLLOW | O_CLOEXEC));
     if (fd.valid()) alignment = DirectIoAlignment(fd.get());
     else direct_errno = errno;
   }
-  ::unlink(probe.c_str());
+  ::unlinkat(dir_.get(), probe.c_str(), 0);
   if (direct_errno != 0)
     return Status::BadInput("--direct: the file system at " + path_ + " does not support O_DIRECT (open: " +
                             std::strerror(direct_errno) + "); drop --direct");
@@ -62,7 +69,7 @@ Status DirectoryTarget::Check(const JobSpec& job) {
   uint64_t have = 0;
   for (const OwnFile& f : files_) have += f.size_bytes;
   uint64_t want = job.size * job.threads;
-  Result<uint64_t> free_bytes = FreeBytes(path_);
+  Result<uint64_t> free_bytes = FreeBytesOfDir(dir_.get(), path_);
   if (!free_bytes.ok()) return free_bytes.status();
   if (want > have && want - have > free_bytes.value())
     return Status::BadInput("--size: " + std::to_string(job.threads) + " x " + FormatSize(job.size) + " needs " +
@@ -73,19 +80,21 @@ Status DirectoryTarget::Check(const JobSpec& job) {
 
 Result<std::vector<WorkerFile>> DirectoryTarget::Open(const JobSpec& job) {
   std::vector<WorkerFile> out;
+  if (!dir_.valid()) return ErrnoStatus("TARGET: cannot open directory", path_, dir_errno_, ErrorKind::kBadInput);
   for (uint32_t t = 0; t < job.threads; ++t) {
     if (t == files_.size()) {
-      std::string path = FilePath(t);
-      int fd = ::open(path.c_str(), O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0600);
+      std::string name = FileName(t);
+      std::string path = path_ + "/" + name;
+      int fd = ::openat(dir_.get(), name.c_str(), O_CREAT | O_EXCL | O_NOFOLLOW | O_WRONLY | O_CLOEXEC, 0600);
       if (fd < 0) return ErrnoStatus("create", path, errno);
       ::close(fd);
-      files_.push_back({path, 0, 0});
+      files_.push_back({name, path, 0, 0});
     }
     OwnFile& own = files_[t];
     bool needs_data = DoesReads(job.rw) && own.data_bytes < job.size;
     bool needs_space = own.size_bytes < job.size;
     if (needs_data || needs_space) {
-      ScopedFd fd(::open(own.path.c_str(), O_WRONLY | O_CLOEXEC));
+      ScopedFd fd(::openat(dir_.get(), own.name.c_str(), O_WRONLY | O_NOFOLLOW | O_CLOEXEC));
       if (!fd.valid()) return ErrnoStatus("open", own.path, errno);
       Status s = needs_data ? LayOutFile(fd.get(), own.path, job.size, job.pattern)
                             : ReserveFile(fd.get(), own.path, job.size);
@@ -93,7 +102,7 @@ Result<std::vector<WorkerFile>> DirectoryTarget::Open(const JobSpec& job) {
       if (needs_data) own.data_bytes = job.size;
       own.size_bytes = std::max(own.size_bytes, job.size);
     }
-    ScopedFd fd(::open(own.path.c_str(), OpenFlagsFor(job)));
+    ScopedFd fd(::openat(dir_.get(), own.name.c_str(), OpenFlagsFor(job) | O_NOFOLLOW));
     if (!fd.valid()) {
       if (job.direct && errno == EINVAL)
         return Status::BadInput("--direct: the file system at " + path_ + " does not support O_DIRECT; drop --direct");
@@ -107,7 +116,9 @@ Result<std::vector<WorkerFile>> DirectoryTarget::Open(const JobSpec& job) {
 Result<CacheDropReport> DirectoryTarget::DropCache(bool system_wide) {
   CacheDropReport worst{"fsync + posix_fadvise(DONTNEED)", 0};
   for (const OwnFile& f : files_) {
-    Result<CacheDropReport> drop = DropFromPageCache(f.path, f.size_bytes, system_wide);
+    ScopedFd fd(::openat(dir_.get(), f.name.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC));
+    if (!fd.valid()) return ErrnoStatus("open", f.path, errno);
+    Result<CacheDropReport> drop = DropFromPageCache(fd.get(), f.path, f.size_bytes, system_wide);
     if (!drop.ok()) return drop.status();
     worst.method = drop.value().method;
     worst.resident_pct = std::max(worst.resident_pct, drop.value().resident_pct);

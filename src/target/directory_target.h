@@ -1,17 +1,27 @@
 // A directory: nasperf creates one .nasperf-<pid>-<thread>.dat file per worker thread
 // there and removes them when the target is destroyed (also after errors and Ctrl-C).
+// Every file is created, opened and removed relative to one open directory fd (openat,
+// unlinkat), so a directory renamed or swapped for a symlink later cannot redirect them.
 #pragma once
 
+#include <cerrno>
 #include <string>
 #include <vector>
 
+#include "platform/scoped_fd.h"
 #include "target/target.h"
 
 namespace nasperf {
 
 class DirectoryTarget final : public Target {
  public:
-  explicit DirectoryTarget(std::string path) : path_(std::move(path)) {}
+  // Opens `path` now, following symlinks: the user's own TARGET may be one. A failure
+  // is reported by Check and Open.
+  explicit DirectoryTarget(std::string path);
+  // An already-open directory (the agent's, resolved beneath its --root); `path` is only
+  // shown in messages.
+  DirectoryTarget(ScopedFd dir_fd, std::string path)
+      : dir_(std::move(dir_fd)), dir_errno_(dir_.valid() ? 0 : EBADF), path_(std::move(path)) {}
   ~DirectoryTarget() override;
   std::string description() const override { return path_; }
   bool SupportsDirect(std::string* why) override;
@@ -20,13 +30,16 @@ class DirectoryTarget final : public Target {
   Result<CacheDropReport> DropCache(bool system_wide) override;
 
  private:
-  std::string FilePath(uint32_t thread) const;
+  std::string FileName(uint32_t thread) const;  // relative to dir_
   // Creates and removes an empty probe file; returns its O_DIRECT alignment when `direct`.
   Result<uint32_t> Probe(bool direct);
 
+  ScopedFd dir_;
+  int dir_errno_ = 0;  // why dir_ could not be opened
   std::string path_;
   struct OwnFile {
-    std::string path;
+    std::string name;  // relative to dir_
+    std::string path;  // for messages
     uint64_t data_bytes = 0;   // bytes laid out with real data
     uint64_t size_bytes = 0;   // bytes reserved
   };
