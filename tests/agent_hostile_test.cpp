@@ -165,5 +165,26 @@ TEST_F(AgentHostileTest, DeeplyNestedFrameGetsAnErrorWhileAnotherClientsJobCompl
   EXPECT_TRUE(c.value().Request(MessageType::kPing, json::object(), MessageType::kPong, milliseconds(5000)).ok());
 }
 
+// Fields of the wrong type (each used to throw nlohmann::type_error on the connection's
+// thread, which ends the process) get Error bad_request and a close; the agent lives.
+TEST_F(AgentHostileTest, WrongTypedFieldsGetAnErrorAndTheAgentServesOn) {
+  for (const json& start : {json{{"job", kSmallWriteJob}, {"check", "yes"}},
+                            json{{"job", kSmallWriteJob}, {"direct_fallback", 1}, {"check", true}},
+                            json{{"job", kSmallWriteJob}, {"dir", json::object()}, {"check", true}},
+                            json{{"job", {{"rw", 5}, {"bs", 4096}, {"qd", 1}, {"threads", 1}, {"size", 4096}}}}}) {
+    Result<AgentConnection> b = ConnectControl(agent_.port);
+    ASSERT_TRUE(b.ok()) << start.dump() << ": " << b.status().message();
+    ASSERT_TRUE(b.value().Send(MessageType::kJobStart, start).ok());
+    ScopedFd b_fd = b.value().ReleaseFd();
+    bool closed = false;
+    std::vector<Frame> frames = FramesUntilClose(b_fd.get(), 10, &closed);
+    EXPECT_TRUE(closed) << start.dump();
+    ASSERT_EQ(frames.size(), 1u) << start.dump() << ": no Error reply (did the agent die?)";
+    EXPECT_EQ(frames[0].payload.value("code", ""), "bad_request") << frames[0].payload.dump();
+    ASSERT_TRUE(agent_.process.running()) << start.dump() << ": the agent died";
+  }
+  EXPECT_TRUE(DirEntries(root_).empty()) << "a refused request wrote something";
+}
+
 }  // namespace
 }  // namespace nasperf::e2e
