@@ -2,6 +2,7 @@
 // symlinks inside --root (static and swapped in mid-request) and frames nested deep
 // enough to exhaust a recursive JSON walk. Issue 14, items 3 and 4.
 #include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <sys/inotify.h>
 #include <sys/stat.h>
@@ -51,6 +52,15 @@ class AgentHostileTest : public AgentFixture {
                                    MessageType::kJobDone, milliseconds(10000));
     return r.status();
   }
+  // A real one-pass 64 KiB write job in `dir`; its end (JobDone or Error) as a Status.
+  Status RunIn(AgentConnection& conn, const std::string& dir) {
+    json job = {{"rw", "write"}, {"bs", 65536}, {"qd", 1}, {"threads", 1}, {"size", 65536}};
+    if (Status s = conn.Send(MessageType::kJobStart, {{"job", job}, {"dir", dir}, {"suite", "run"}}); !s.ok()) return s;
+    while (true) {
+      Result<Frame> f = conn.Receive(milliseconds(20000));
+      if (!f.ok() || f.value().type == MessageType::kJobDone) return f.status();
+    }
+  }
 };
 
 TEST_F(AgentHostileTest, SymlinkedDirectoryComponentIsRefusedEvenInsideTheRoot) {
@@ -76,21 +86,33 @@ TEST_F(AgentHostileTest, SwappingADirectoryForASymlinkNeverEscapesTheRoot) {
   TempDir outside;
   ASSERT_TRUE(outside.ok());
   ASSERT_EQ(::mkdir(outside.Sub("b").c_str(), 0700), 0);
-  ASSERT_EQ(::mkdir((root_ + "/a").c_str(), 0700), 0);
-  ASSERT_EQ(::mkdir((root_ + "/a/b").c_str(), 0700), 0);
-  ASSERT_EQ(::symlink(outside.path().c_str(), (root_ + "/alt").c_str()), 0);
+  // This agent's root sits 500 directories deep: the client's path ("a/b") is short, but
+  // an agent that opens by absolute path walks all 500 before it reaches "a" again, so
+  // the race window of check-then-open-by-path is wide enough to hit on most runs.
+  std::string made = root_;
+  for (int i = 0; i < 500; ++i) ASSERT_EQ(::mkdir((made += "/d").c_str(), 0700), 0);
+  RunningAgent deep = StartAgent(made, token_file_);
+  ASSERT_NE(deep.port, 0) << deep.start_line;
+  ScopedFd parent(::open(made.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  ASSERT_TRUE(parent.valid());
+  ASSERT_EQ(::mkdirat(parent.get(), "a", 0700), 0);
+  ASSERT_EQ(::mkdirat(parent.get(), "a/b", 0700), 0);
+  ASSERT_EQ(::symlinkat(outside.path().c_str(), parent.get(), "alt"), 0);
   ScopedFd watch(::inotify_init1(IN_NONBLOCK | IN_CLOEXEC));
   ASSERT_TRUE(watch.valid());
   ASSERT_GE(::inotify_add_watch(watch.get(), outside.Sub("b").c_str(), IN_CREATE | IN_MOVED_TO), 0);
 
-  Result<AgentConnection> conn = ConnectControl(agent_.port);
+  Result<AgentConnection> conn = ConnectControl(deep.port);
   ASSERT_TRUE(conn.ok()) << conn.status().message();
   std::atomic<bool> stop{false};
-  const std::string a = root_ + "/a", alt = root_ + "/alt";
+  std::atomic<uint64_t> swaps{0};
   std::thread swapper([&] {
     // "a" is the real directory, then the symlink, then the directory again ...
-    while (!stop.load()) ::renameat2(AT_FDCWD, a.c_str(), AT_FDCWD, alt.c_str(), RENAME_EXCHANGE);
+    while (!stop.load())
+      if (::renameat2(parent.get(), "a", parent.get(), "alt", RENAME_EXCHANGE) == 0) swaps.fetch_add(1);
   });
+  // Requests start once the swapper runs (on a loaded machine it may wait for a core).
+  while (swaps.load() < 1000) std::this_thread::yield();
   int accepted = 0, refused = 0;
   for (int i = 0; i < 2000; ++i) {
     Status s = CheckIn(conn.value(), "a/b");
@@ -101,6 +123,36 @@ TEST_F(AgentHostileTest, SwappingADirectoryForASymlinkNeverEscapesTheRoot) {
   }
   stop.store(true);
   swapper.join();
+
+  // Then the swap at a known moment: a real job's Check creates its probe file in the
+  // directory the agent resolved (seen by inotify on that directory), and only then is
+  // "a" swapped for the symlink; the job's data file is created milliseconds later.
+  auto exchange = [&] { return ::renameat2(parent.get(), "a", parent.get(), "alt", RENAME_EXCHANGE) == 0; };
+  struct stat st {};
+  ASSERT_EQ(::fstatat(parent.get(), "a", &st, AT_SYMLINK_NOFOLLOW), 0);
+  if (!S_ISDIR(st.st_mode)) ASSERT_TRUE(exchange());
+  ScopedFd real_watch(::inotify_init1(IN_CLOEXEC));
+  ASSERT_TRUE(real_watch.valid());
+  ASSERT_GE(::inotify_add_watch(real_watch.get(), (made + "/a/b").c_str(), IN_CREATE), 0);  // follows the inode
+  for (int i = 0; i < 5; ++i) {
+    ASSERT_TRUE(conn.value().Send(MessageType::kJobStart, {{"job", kSmallWriteJob}, {"dir", "a/b"}, {"suite", "run"}}).ok());
+    pollfd p{real_watch.get(), POLLIN, 0};
+    ASSERT_EQ(::poll(&p, 1, 10000), 1) << "try " << i << ": the job created nothing where it was resolved";
+    char drain[4096];
+    ASSERT_GT(::read(real_watch.get(), drain, sizeof drain), 0);
+    ASSERT_TRUE(exchange());  // "a" is now the symlink to outside
+    while (true) {
+      Result<Frame> f = conn.value().Receive(milliseconds(20000));
+      if (!f.ok() || f.value().type == MessageType::kJobDone) break;  // an Error ends it too
+    }
+    ASSERT_TRUE(exchange());  // and the directory again
+    // The job's own file events are drained, so the next try waits for its own probe.
+    p = pollfd{real_watch.get(), POLLIN, 0};
+    while (::poll(&p, 1, 0) == 1 && ::read(real_watch.get(), drain, sizeof drain) > 0) {}
+  }
+
+  deep.process.Signal(SIGTERM);
+  EXPECT_EQ(deep.process.Finish(10).exit_code, 0);
 
   char events[4096];
   ssize_t n = ::read(watch.get(), events, sizeof events);
@@ -113,9 +165,10 @@ TEST_F(AgentHostileTest, SwappingADirectoryForASymlinkNeverEscapesTheRoot) {
   EXPECT_LE(n, 0) << "files were created outside --root: " << created << "(" << accepted << " accepted, " << refused
                   << " refused)";
   EXPECT_TRUE(DirEntries(outside.Sub("b")).empty());
-  EXPECT_GT(accepted + refused, 0);
+  EXPECT_GT(accepted, 0) << "the race was never run: every request was refused";
+  EXPECT_GT(swaps.load(), 1000u);
   // Whichever way round the swapper stopped, the real directory holds nothing either.
-  EXPECT_TRUE(NasperfFiles(root_ + "/a/b").empty() && NasperfFiles(root_ + "/alt/b").empty());
+  EXPECT_TRUE(NasperfFiles(made + "/a/b").empty() && NasperfFiles(made + "/alt/b").empty());
 }
 
 // Client A runs a job; client B, authenticated, sends a JobStart whose "suite", "dir" or

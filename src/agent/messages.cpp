@@ -45,14 +45,16 @@ class Fields {
     return it->get<bool>();
   }
 
-  // A whole number in [low, high]; nlohmann holds non-negative integers as unsigned.
+  // A whole number in [low, high]. Parsed JSON holds non-negative integers as unsigned,
+  // a value built in code may hold them as signed: both count, a negative one never.
   uint64_t Unsigned(const char* key, uint64_t low, uint64_t high, bool required, uint64_t fallback = 0) {
     auto it = p_.find(key);
     if (it == p_.end()) {
       if (required) Fail(fmt::format("\"{}\" is missing", key));
       return fallback;
     }
-    if (!it->is_number_unsigned() || it->get<uint64_t>() < low || it->get<uint64_t>() > high) {
+    const bool whole = it->is_number_unsigned() || (it->is_number_integer() && it->get<int64_t>() >= 0);
+    if (!whole || it->get<uint64_t>() < low || it->get<uint64_t>() > high) {
       Fail(fmt::format("\"{}\" must be a whole number {}..{}", key, low, high));
       return fallback;
     }
