@@ -47,9 +47,9 @@ class AgentHostileTest : public AgentFixture {
   }
   // JobStart "check" (a probe file is created and removed in `dir`); the answer as a Status.
   Status CheckIn(AgentConnection& conn, const std::string& dir) {
-    Result<Frame> r = conn.Request(MessageType::kJobStart,
-                                   {{"job", kSmallWriteJob}, {"dir", dir}, {"suite", "run"}, {"check", true}},
-                                   MessageType::kJobDone, milliseconds(10000));
+    Result<Frame> r =
+        conn.Request(MessageType::kJobStart, {{"job", kSmallWriteJob}, {"dir", dir}, {"suite", "run"}, {"check", true}},
+                     MessageType::kJobDone, milliseconds(10000));
     return r.status();
   }
   // A real one-pass 64 KiB write job in `dir`; its end (JobDone or Error) as a Status.
@@ -116,9 +116,12 @@ TEST_F(AgentHostileTest, SwappingADirectoryForASymlinkNeverEscapesTheRoot) {
   int accepted = 0, refused = 0;
   for (int i = 0; i < 2000; ++i) {
     Status s = CheckIn(conn.value(), "a/b");
-    if (s.ok()) ++accepted;
-    else if (s.kind() == ErrorKind::kBadInput) ++refused;
-    else ADD_FAILURE() << "try " << i << ": " << s.message();
+    if (s.ok())
+      ++accepted;
+    else if (s.kind() == ErrorKind::kBadInput)
+      ++refused;
+    else
+      ADD_FAILURE() << "try " << i << ": " << s.message();
     if (!s.ok() && s.kind() != ErrorKind::kBadInput) break;
   }
   stop.store(true);
@@ -135,7 +138,8 @@ TEST_F(AgentHostileTest, SwappingADirectoryForASymlinkNeverEscapesTheRoot) {
   ASSERT_TRUE(real_watch.valid());
   ASSERT_GE(::inotify_add_watch(real_watch.get(), (made + "/a/b").c_str(), IN_CREATE), 0);  // follows the inode
   for (int i = 0; i < 5; ++i) {
-    ASSERT_TRUE(conn.value().Send(MessageType::kJobStart, {{"job", kSmallWriteJob}, {"dir", "a/b"}, {"suite", "run"}}).ok());
+    ASSERT_TRUE(
+        conn.value().Send(MessageType::kJobStart, {{"job", kSmallWriteJob}, {"dir", "a/b"}, {"suite", "run"}}).ok());
     pollfd p{real_watch.get(), POLLIN, 0};
     ASSERT_EQ(::poll(&p, 1, 10000), 1) << "try " << i << ": the job created nothing where it was resolved";
     char drain[4096];
@@ -148,7 +152,8 @@ TEST_F(AgentHostileTest, SwappingADirectoryForASymlinkNeverEscapesTheRoot) {
     ASSERT_TRUE(exchange());  // and the directory again
     // The job's own file events are drained, so the next try waits for its own probe.
     p = pollfd{real_watch.get(), POLLIN, 0};
-    while (::poll(&p, 1, 0) == 1 && ::read(real_watch.get(), drain, sizeof drain) > 0) {}
+    while (::poll(&p, 1, 0) == 1 && ::read(real_watch.get(), drain, sizeof drain) > 0) {
+    }
   }
 
   deep.process.Signal(SIGTERM);
@@ -177,7 +182,7 @@ TEST_F(AgentHostileTest, SwappingADirectoryForASymlinkNeverEscapesTheRoot) {
 TEST_F(AgentHostileTest, DeeplyNestedFrameGetsAnErrorWhileAnotherClientsJobCompletes) {
   Result<AgentConnection> a = ConnectControl(agent_.port);
   ASSERT_TRUE(a.ok()) << a.status().message();
-  json job = {{"rw", "write"}, {"bs", 65536}, {"qd", 1},      {"threads", 1},
+  json job = {{"rw", "write"},   {"bs", 65536}, {"qd", 1},           {"threads", 1},
               {"size", 8 << 20}, {"time_s", 3}, {"time_based", true}};
   ASSERT_TRUE(a.value().Send(MessageType::kJobStart, {{"job", job}, {"dir", "."}, {"suite", "run"}}).ok());
   ASSERT_NE(WaitForNasperfFile(root_, 10), "") << "client A's job created no file";

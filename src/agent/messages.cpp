@@ -1,11 +1,11 @@
 // Decoding message bodies: a type and size check for every field, then the typed value.
 #include "agent/messages.h"
 
+#include <fmt/format.h>
+
 #include <cmath>
 #include <cstdint>
 #include <limits>
-
-#include <fmt/format.h>
 
 #include "report/json_report.h"
 
@@ -149,13 +149,17 @@ Result<AgentMessage> DecodeMessage(const Frame& frame) {
       body = Checked(std::move(m), f);
       break;
     }
-    case MessageType::kAuth: body = Checked(AuthMsg{f.String("mac", kMaxWordBytes * 2, true)}, f); break;
+    case MessageType::kAuth:
+      body = Checked(AuthMsg{f.String("mac", kMaxWordBytes * 2, true)}, f);
+      break;
     case MessageType::kChallenge: {
       ChallengeMsg m{f.String("server_nonce", kMaxWordBytes * 2, true), f.String("agent", kMaxNameBytes, false)};
       body = Checked(std::move(m), f);
       break;
     }
-    case MessageType::kAuthOk: body = Checked(AuthOkMsg{f.String("mac", kMaxWordBytes * 2, true)}, f); break;
+    case MessageType::kAuthOk:
+      body = Checked(AuthOkMsg{f.String("mac", kMaxWordBytes * 2, true)}, f);
+      break;
     case MessageType::kError: {
       ErrorMsg m{f.String("code", kMaxWordBytes, true), f.String("message", kMaxMessageBytes, false)};
       body = Checked(std::move(m), f);
@@ -167,10 +171,16 @@ Result<AgentMessage> DecodeMessage(const Frame& frame) {
       body = MessageBody(std::move(m).value());
       break;
     }
-    case MessageType::kPing: case MessageType::kPong: case MessageType::kInventoryGet: case MessageType::kJobCancel:
-    case MessageType::kTelemetryStart: case MessageType::kTelemetryStop:
+    case MessageType::kPing:
+    case MessageType::kPong:
+    case MessageType::kInventoryGet:
+    case MessageType::kJobCancel:
+    case MessageType::kTelemetryStart:
+    case MessageType::kTelemetryStop:
       break;
-    default: body = MessageBody(ObjectMsg{p}); break;
+    default:
+      body = MessageBody(ObjectMsg{p});
+      break;
   }
   if (!body.ok()) return body.status();
   return AgentMessage{frame.type, std::move(body).value()};

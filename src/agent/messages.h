@@ -4,12 +4,11 @@
 // DecodeAgentFrames).
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 #include <variant>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "agent/wire.h"
 #include "nasperf/job.h"
@@ -18,9 +17,9 @@
 namespace nasperf {
 
 // Limits on strings a peer may send; longer is refused, not truncated.
-inline constexpr size_t kMaxDirBytes = 4096;   // PATH_MAX
-inline constexpr size_t kMaxNameBytes = 1024;  // a run's label
-inline constexpr size_t kMaxWordBytes = 64;    // rw, engine, pattern, role, suite, codes
+inline constexpr size_t kMaxDirBytes = 4096;           // PATH_MAX
+inline constexpr size_t kMaxNameBytes = 1024;          // a run's label
+inline constexpr size_t kMaxWordBytes = 64;            // rw, engine, pattern, role, suite, codes
 inline constexpr size_t kMaxMessageBytes = 64 * 1024;  // an Error's message
 
 struct HelloMsg {
@@ -57,7 +56,8 @@ struct ObjectMsg {
 // Ping, Pong, InventoryGet, JobCancel, TelemetryStart, TelemetryStop: nothing is read.
 struct EmptyMsg {};
 
-using MessageBody = std::variant<EmptyMsg, HelloMsg, AuthMsg, ChallengeMsg, AuthOkMsg, ErrorMsg, JobStartMsg, ObjectMsg>;
+using MessageBody =
+    std::variant<EmptyMsg, HelloMsg, AuthMsg, ChallengeMsg, AuthOkMsg, ErrorMsg, JobStartMsg, ObjectMsg>;
 
 struct AgentMessage {
   MessageType type = MessageType::kPing;

@@ -2,9 +2,9 @@
 // range and size before use; bad bodies are one-line BadInput, never a throw or crash.
 #include "agent/messages.h"
 
-#include <string>
-
 #include <gtest/gtest.h>
+
+#include <string>
 
 namespace nasperf {
 namespace {
@@ -63,11 +63,11 @@ TEST(MessagesTest, NegativeOversizedAndTruncatingNumbersAreRefused) {
     const char* key;
     json value;
   };
-  for (const Case& c : {Case{"bs", -5}, Case{"bs", 0}, Case{"bs", 1.5}, Case{"bs", "64k"}, Case{"size", -1},
-                        Case{"qd", 4294967297ull}, Case{"threads", -1}, Case{"threads", 4294967296ull},
-                        Case{"time_s", -1}, Case{"time_s", 1e300}, Case{"ramp_s", "x"}, Case{"repeat", 0},
-                        Case{"mix_read_pct", 101}, Case{"rw", 5}, Case{"engine", json::array()},
-                        Case{"pattern", json::object()}, Case{"direct", 1}}) {
+  for (const Case& c :
+       {Case{"bs", -5}, Case{"bs", 0}, Case{"bs", 1.5}, Case{"bs", "64k"}, Case{"size", -1}, Case{"qd", 4294967297ull},
+        Case{"threads", -1}, Case{"threads", 4294967296ull}, Case{"time_s", -1}, Case{"time_s", 1e300},
+        Case{"ramp_s", "x"}, Case{"repeat", 0}, Case{"mix_read_pct", 101}, Case{"rw", 5}, Case{"engine", json::array()},
+        Case{"pattern", json::object()}, Case{"direct", 1}}) {
     json p = GoodStart();
     p["job"][c.key] = c.value;
     ExpectRefused(p, std::string("\"") + c.key + "\"");
@@ -112,8 +112,8 @@ TEST(MessagesTest, DecodeAgentFramesTakesRawBytes) {
   ASSERT_EQ(all.value().size(), 2u);
   EXPECT_EQ(all.value()[1].type, MessageType::kJobStart);
 
-  std::string deep = "{\"job\":" + GoodJob().dump() + ",\"suite\":" + std::string(100000, '[') +
-                     std::string(100000, ']') + "}";
+  std::string deep =
+      "{\"job\":" + GoodJob().dump() + ",\"suite\":" + std::string(100000, '[') + std::string(100000, ']') + "}";
   std::string header = EncodeFrame(MessageType::kJobStart, json::object()).value().substr(0, kHeaderBytes);
   for (int i = 0; i < 4; ++i) header[8 + i] = static_cast<char>(deep.size() >> (24 - 8 * i));
   Result<std::vector<AgentMessage>> refused = DecodeAgentFrames(header + deep);

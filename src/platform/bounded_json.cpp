@@ -11,8 +11,10 @@ size_t FindJsonTooDeep(std::string_view text, int max_depth) {
   for (size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
     if (in_string) {
-      if (c == '\\') ++i;  // the escaped character cannot end the string
-      else if (c == '"') in_string = false;
+      if (c == '\\')
+        ++i;  // the escaped character cannot end the string
+      else if (c == '"')
+        in_string = false;
       continue;
     }
     if (c == '"') {

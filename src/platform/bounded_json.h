@@ -2,9 +2,8 @@
 // nesting limit checked before any tree is built, so no input can exhaust the stack.
 #pragma once
 
-#include <string_view>
-
 #include <nlohmann/json.hpp>
+#include <string_view>
 
 #include "nasperf/status.h"
 

@@ -1,9 +1,9 @@
 // ParseBoundedJson: the depth limit, strings that only look nested, and plain parsing.
 #include "platform/bounded_json.h"
 
-#include <string>
-
 #include <gtest/gtest.h>
+
+#include <string>
 
 namespace nasperf {
 namespace {
