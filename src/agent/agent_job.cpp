@@ -2,6 +2,7 @@
 #include "agent/agent_job.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 
 #include "agent/cancellable_engine.h"
 #include "cli/cold_reads.h"
@@ -51,6 +52,19 @@ ScopedFd DirFdFor(const AgentJobRequest& request) {
   return ScopedFd(::fcntl(request.resolved.fd.get(), F_DUPFD_CLOEXEC, 0));
 }
 
+// The inventory reads the target by path (stat, statvfs, a read-only open for btrfs), so
+// it is gathered only while that path is still the directory resolved, not a symlink or
+// a device a client swapped in; otherwise the run says so and has no target section.
+nlohmann::ordered_json InventoryOf(const ResolvedDir& dir) {
+  struct stat by_fd {}, by_path {};
+  if (::fstat(dir.fd.get(), &by_fd) == 0 && ::lstat(dir.real_path.c_str(), &by_path) == 0 &&
+      S_ISDIR(by_path.st_mode) && by_path.st_dev == by_fd.st_dev && by_path.st_ino == by_fd.st_ino)
+    return GatherInventory(dir.real_path);
+  nlohmann::ordered_json inventory = GatherInventory("null:");
+  inventory["target_note"] = dir.real_path + " was moved or replaced during the job: target not described";
+  return inventory;
+}
+
 }  // namespace
 
 Status CheckAgentJob(const AgentJobRequest& request) {
@@ -88,7 +102,7 @@ AgentJobOutcome RunAgentJob(const AgentJobRequest& request, const std::atomic<bo
   RunResult& run = outcome.result;
   if (!note.empty()) run.notes.push_back(note);
   if (std::string cold = cold_reads.TakeNote(); !cold.empty()) run.notes.push_back(cold);
-  run.inventory = GatherInventory(request.resolved.real_path);
+  run.inventory = InventoryOf(request.resolved);
   run.measured_on = "nas";
   run.telemetry = std::move(samples);
   out.status = outcome.status;
