@@ -9,6 +9,7 @@
 
 #include "agent/auth.h"
 #include "agent/frame_socket.h"
+#include "agent/messages.h"
 #include "platform/tcp_connect.h"
 #include "nasperf/version.h"
 
@@ -30,8 +31,11 @@ Result<uint16_t> ParsePort(const std::string& text, const std::string& whole, bo
 
 // The agent's Error frame as a Status: the client's mistakes are bad input (exit 2).
 Status ErrorFrameStatus(const AgentAddress& address, const nlohmann::json& payload) {
-  std::string code = payload.value("code", std::string("failed"));
-  std::string message = payload.value("message", std::string());
+  // Type-checked: a code that is not a string must not throw in the client.
+  Result<AgentMessage> error = DecodeMessage(Frame{MessageType::kError, payload});
+  if (!error.ok()) return Status::Io("agent " + address.text() + ": " + error.status().message());
+  const std::string& code = std::get<ErrorMsg>(error.value().body).code;
+  const std::string& message = std::get<ErrorMsg>(error.value().body).message;
   std::string text = fmt::format("agent {}: {}: {}", address.text(), code, message);
   if (code == "bad_request" || code == "path") return Status::BadInput(text);
   return Status::Io(text);
@@ -102,7 +106,9 @@ Result<AgentConnection> AgentConnection::Connect(const AgentAddress& address, co
   if (!challenge.ok()) return challenge.status();
   if (challenge.value().type != MessageType::kChallenge)
     return Status::Io("agent " + address.text() + ": expected Challenge, got " + MessageTypeName(challenge.value().type));
-  std::string server_nonce_hex = challenge.value().payload.value("server_nonce", std::string());
+  Result<AgentMessage> challenge_body = DecodeMessage(challenge.value());
+  if (!challenge_body.ok()) return Status::Io("agent " + address.text() + ": " + challenge_body.status().message());
+  const std::string& server_nonce_hex = std::get<ChallengeMsg>(challenge_body.value().body).server_nonce_hex;
   Result<std::string> server_nonce = HexToBytes(server_nonce_hex, kNonceBytes, "Challenge.server_nonce");
   if (!server_nonce.ok()) return Status::Io("agent " + address.text() + ": " + server_nonce.status().message());
   std::string client_nonce_bytes = HexToBytes(client_nonce.value(), kNonceBytes, "nonce").value();
@@ -112,8 +118,10 @@ Result<AgentConnection> AgentConnection::Connect(const AgentAddress& address, co
   if (!ok.ok()) return ok.status();
   if (ok.value().type != MessageType::kAuthOk)
     return Status::Io("agent " + address.text() + ": expected AuthOk, got " + MessageTypeName(ok.value().type));
+  Result<AgentMessage> ok_body = DecodeMessage(ok.value());
+  if (!ok_body.ok()) return Status::Io("agent " + address.text() + ": " + ok_body.status().message());
   // The agent proves it knows the token too: an impostor cannot produce this MAC.
-  if (!MacMatches(AgentMac(token, client_nonce_bytes, server_nonce.value()), ok.value().payload.value("mac", "")))
+  if (!MacMatches(AgentMac(token, client_nonce_bytes, server_nonce.value()), std::get<AuthOkMsg>(ok_body.value().body).mac_hex))
     return Status::Io("agent " + address.text() + ": auth: the agent's proof does not match the token (impostor?)");
   return conn;
 }

@@ -1,6 +1,9 @@
 // Running a client's job on the agent's own disks.
 #include "agent/agent_job.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+
 #include "agent/cancellable_engine.h"
 #include "cli/cold_reads.h"
 #include "core/runner.h"
@@ -11,36 +14,21 @@
 
 namespace nasperf {
 
-Result<AgentJobRequest> ParseJobStart(const nlohmann::json& payload, const RootDir& root, bool* path_error) {
+Result<AgentJobRequest> PrepareJob(const JobStartMsg& start, const RootDir& root, bool* path_error) {
   *path_error = false;
-  if (!payload.contains("job") || !payload["job"].is_object()) return Status::BadInput("JobStart: missing \"job\" object");
-  Result<JobSpec> job = JobFromJson(payload["job"]);
-  if (!job.ok()) return Status::BadInput("JobStart: " + job.status().message());
+  if (start.job.engine == "null") return Status::BadInput("JobStart: engine null makes no sense on an agent");
   AgentJobRequest request;
-  request.job = job.value();
-  if (Status s = request.job.Validate(); !s.ok()) return Status::BadInput("JobStart: " + s.message());
-  if (request.job.engine == "null") return Status::BadInput("JobStart: engine null makes no sense on an agent");
-  const nlohmann::json& dir = payload.contains("dir") ? payload["dir"] : nlohmann::json(".");
-  const nlohmann::json& name = payload.contains("name") ? payload["name"] : nlohmann::json("");
-  const nlohmann::json& suite = payload.contains("suite") ? payload["suite"] : nlohmann::json("run");
-  if (!dir.is_string() || !name.is_string()) return Status::BadInput("JobStart: \"dir\" and \"name\" must be strings");
-  if (suite != "run") return Status::BadInput("JobStart: suite " + suite.dump() + " is not supported (only \"run\")");
-  if (payload.contains("repeat")) {
-    if (!payload["repeat"].is_number_unsigned() || payload["repeat"].get<uint64_t>() == 0 ||
-        payload["repeat"].get<uint64_t>() > 1000)
-      return Status::BadInput("JobStart: \"repeat\" must be a count 1-1000");
-    request.job.repeat = payload["repeat"].get<uint32_t>();
-  }
-  request.direct_fallback = payload.value("direct_fallback", false);
-  request.check_only = payload.value("check", false);
-  request.dir = dir.get<std::string>();
-  request.name = name.get<std::string>();
-  Result<std::string> real = root.Resolve(request.dir);
-  if (!real.ok()) {
+  request.job = start.job;
+  request.dir = start.dir;
+  request.name = start.name;
+  request.direct_fallback = start.direct_fallback;
+  request.check_only = start.check;
+  Result<ResolvedDir> resolved = root.Resolve(request.dir);
+  if (!resolved.ok()) {
     *path_error = true;
-    return real.status();
+    return resolved.status();
   }
-  request.dir_real = real.value();
+  request.resolved = std::move(resolved).value();
   return request;
 }
 
@@ -58,10 +46,29 @@ JobSpec EffectiveJob(const AgentJobRequest& request, Target& target, std::string
   return job;
 }
 
+// The target gets its own duplicate of the resolved directory's fd and never opens the
+// directory by path (an invalid fd, out of descriptors, fails its Check).
+ScopedFd DirFdFor(const AgentJobRequest& request) {
+  return ScopedFd(::fcntl(request.resolved.fd.get(), F_DUPFD_CLOEXEC, 0));
+}
+
+// The inventory reads the target by path (stat, statvfs, a read-only open for btrfs), so
+// it is gathered only while that path is still the directory resolved, not a symlink or
+// a device a client swapped in; otherwise the run says so and has no target section.
+nlohmann::ordered_json InventoryOf(const ResolvedDir& dir) {
+  struct stat by_fd {}, by_path {};
+  if (::fstat(dir.fd.get(), &by_fd) == 0 && ::lstat(dir.real_path.c_str(), &by_path) == 0 &&
+      S_ISDIR(by_path.st_mode) && by_path.st_dev == by_fd.st_dev && by_path.st_ino == by_fd.st_ino)
+    return GatherInventory(dir.real_path);
+  nlohmann::ordered_json inventory = GatherInventory("null:");
+  inventory["target_note"] = dir.real_path + " was moved or replaced during the job: target not described";
+  return inventory;
+}
+
 }  // namespace
 
 Status CheckAgentJob(const AgentJobRequest& request) {
-  DirectoryTarget target(request.dir_real);
+  DirectoryTarget target(DirFdFor(request), request.resolved.real_path);
   std::string note;
   return target.Check(EffectiveJob(request, target, &note));
 }
@@ -71,7 +78,7 @@ AgentJobOutcome RunAgentJob(const AgentJobRequest& request, const std::atomic<bo
   AgentJobOutcome out;
   // The target is scoped to this function: its destructor removes the .nasperf-* files on
   // every way out, including cancellation.
-  DirectoryTarget target(request.dir_real);
+  DirectoryTarget target(DirFdFor(request), request.resolved.real_path);
   std::string note;
   const JobSpec job = EffectiveJob(request, target, &note);
   if (Status s = target.Check(job); !s.ok()) {
@@ -95,7 +102,7 @@ AgentJobOutcome RunAgentJob(const AgentJobRequest& request, const std::atomic<bo
   RunResult& run = outcome.result;
   if (!note.empty()) run.notes.push_back(note);
   if (std::string cold = cold_reads.TakeNote(); !cold.empty()) run.notes.push_back(cold);
-  run.inventory = GatherInventory(request.dir_real);
+  run.inventory = InventoryOf(request.resolved);
   run.measured_on = "nas";
   run.telemetry = std::move(samples);
   out.status = outcome.status;

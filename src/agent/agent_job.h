@@ -7,8 +7,7 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
+#include "agent/messages.h"
 #include "agent/root_path.h"
 #include "nasperf/job.h"
 #include "nasperf/result.h"
@@ -19,16 +18,17 @@ namespace nasperf {
 struct AgentJobRequest {
   JobSpec job;
   std::string dir;           // as the client named it, relative to --root
-  std::string dir_real;      // resolved beneath --root
+  ResolvedDir resolved;      // opened beneath --root; the job's files are created in its fd
   std::string name;
   // quick: "use O_DIRECT, or buffered I/O with fsync where the file system has no O_DIRECT".
   bool direct_fallback = false;
   bool check_only = false;  // "check": true
 };
 
-// JobStart payload → request. A bad job → BadInput; a refused path → BadInput with
-// *path_error set (the agent answers Error "path" rather than "bad_request").
-Result<AgentJobRequest> ParseJobStart(const nlohmann::json& payload, const RootDir& root, bool* path_error);
+// A decoded JobStart → request, its directory opened beneath the root. A job the agent
+// will not run → BadInput; a refused path → BadInput with *path_error set (the agent
+// answers Error "path" rather than "bad_request").
+Result<AgentJobRequest> PrepareJob(const JobStartMsg& start, const RootDir& root, bool* path_error);
 
 // JobStart with "check": true: every check the target makes before writing anything
 // (space, permissions, O_DIRECT), without running. Writes nothing.

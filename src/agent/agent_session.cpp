@@ -8,6 +8,7 @@
 
 #include "agent/agent_job.h"
 #include "agent/auth.h"
+#include "agent/messages.h"
 #include "net/net_service.h"
 #include "nasperf/version.h"
 #include "report/json_report.h"
@@ -29,6 +30,8 @@ SteadyTime Now() { return std::chrono::steady_clock::now(); }
 void Log(const std::string& peer, const std::string& what) {
   std::fprintf(stderr, "nasperf agent: %s: %s\n", peer.c_str(), what.c_str());
 }
+
+const nlohmann::json kEmptyObject = nlohmann::json::object();
 
 nlohmann::json ErrorPayload(const std::string& code, const std::string& message) {
   return {{"code", code}, {"message", message}};
@@ -67,7 +70,7 @@ std::string Authenticate(AgentContext& ctx, int fd, FrameDecoder& decoder, Stead
     Log(peer, "refused: " + message);
     return std::string();
   };
-  auto read = [&](MessageType expected) -> std::optional<Frame> {
+  auto read = [&](MessageType expected) -> std::optional<AgentMessage> {
     ReadOutcome got = ReadFrame(fd, decoder, deadline, &ctx.shutting_down);
     if (got.end == ReadEnd::kTimeout) {
       refuse("auth", "authentication did not finish within the time allowed");
@@ -83,16 +86,20 @@ std::string Authenticate(AgentContext& ctx, int fd, FrameDecoder& decoder, Stead
                          MessageTypeName(got.frame.type));
       return std::nullopt;
     }
-    return std::move(got.frame);
+    Result<AgentMessage> message = DecodeMessage(got.frame);
+    if (!message.ok()) {
+      refuse("protocol", message.status().message());
+      return std::nullopt;
+    }
+    return std::move(message).value();
   };
 
-  std::optional<Frame> hello = read(MessageType::kHello);
+  std::optional<AgentMessage> hello = read(MessageType::kHello);
   if (!hello) return "";
-  const nlohmann::json& h = hello->payload;
-  std::string role = h.contains("role") && h["role"].is_string() ? h["role"].get<std::string>() : "";
+  const HelloMsg& h = std::get<HelloMsg>(hello->body);
+  const std::string role = h.role;
   if (role != "control" && role != "data") return refuse("protocol", "Hello.role must be \"control\" or \"data\"");
-  std::string client_nonce_hex = h.contains("client_nonce") && h["client_nonce"].is_string() ? h["client_nonce"].get<std::string>() : "";
-  Result<std::string> client_nonce = HexToBytes(client_nonce_hex, kNonceBytes, "Hello.client_nonce");
+  Result<std::string> client_nonce = HexToBytes(h.client_nonce_hex, kNonceBytes, "Hello.client_nonce");
   if (!client_nonce.ok()) return refuse("protocol", client_nonce.status().message());
   Result<std::string> server_nonce_hex = RandomHex(kNonceBytes);
   if (!server_nonce_hex.ok()) return refuse("failed", server_nonce_hex.status().message());
@@ -100,9 +107,9 @@ std::string Authenticate(AgentContext& ctx, int fd, FrameDecoder& decoder, Stead
   if (!SendFrame(fd, MessageType::kChallenge, {{"server_nonce", server_nonce_hex.value()}, {"agent", "nasperf " NASPERF_VERSION}},
                  deadline).ok())
     return "";
-  std::optional<Frame> auth = read(MessageType::kAuth);
+  std::optional<AgentMessage> auth = read(MessageType::kAuth);
   if (!auth) return "";
-  std::string mac = auth->payload.contains("mac") && auth->payload["mac"].is_string() ? auth->payload["mac"].get<std::string>() : "";
+  const std::string& mac = std::get<AuthMsg>(auth->body).mac_hex;
   if (!MacMatches(ClientMac(ctx.options.token, role, server_nonce, client_nonce.value()), mac))
     return refuse("auth", "wrong token (the MAC does not match)");
   if (!SendFrame(fd, MessageType::kAuthOk, {{"mac", AgentMac(ctx.options.token, client_nonce.value(), server_nonce)}},
@@ -157,7 +164,15 @@ class ControlSession {
         Log(peer_, "dropped: " + message);
         return;
       }
-      Handle(got.frame);
+      // Every field's type and size is checked here, before any handler reads it; a frame
+      // that fails is answered and the connection closed (other sessions go on).
+      Result<AgentMessage> message = DecodeMessage(got.frame);
+      if (!message.ok()) {
+        Send(MessageType::kError, ErrorPayload("bad_request", message.status().message()));
+        Log(peer_, "dropped: " + message.status().message());
+        return;
+      }
+      Handle(message.value());
       idle_deadline = Now() + ctx_.options.idle_timeout;
     }
   }
@@ -173,14 +188,17 @@ class ControlSession {
     Send(MessageType::kError, ErrorPayload(s.kind() == ErrorKind::kBadInput ? code_for_bad_input : "failed", s.message()));
   }
 
-  void Handle(const Frame& frame) {
+  void Handle(const AgentMessage& frame) {
+    const nlohmann::json& payload = std::holds_alternative<ObjectMsg>(frame.body)
+                                        ? std::get<ObjectMsg>(frame.body).payload
+                                        : kEmptyObject;
     switch (frame.type) {
       case MessageType::kPing: Send(MessageType::kPong, nlohmann::json::object()); return;
       case MessageType::kPong: return;
       case MessageType::kInventoryGet:
         Send(MessageType::kInventory, {{"inventory", GatherInventory(ctx_.root.real_path())}});
         return;
-      case MessageType::kJobStart: return StartJob(frame.payload);
+      case MessageType::kJobStart: return StartJob(std::get<JobStartMsg>(frame.body));
       case MessageType::kJobCancel:
         if (!job_running_.load()) return SendError(Status::BadInput("JobCancel: no job is running"));
         job_cancel_.store(true);
@@ -201,7 +219,7 @@ class ControlSession {
       }
       case MessageType::kNetStart: {
         if (!ctx_.net) return SendError(Status::Unavailable("NetStart: this agent has no network test"));
-        Result<nlohmann::json> ready = ctx_.net->Start(frame.payload, id_);
+        Result<nlohmann::json> ready = ctx_.net->Start(payload, id_);
         if (!ready.ok()) return SendError(ready.status());
         if (!net_telemetry_) {
           net_telemetry_ = std::make_unique<Sampler>();
@@ -212,14 +230,14 @@ class ControlSession {
       }
       case MessageType::kNetGo: {
         if (!ctx_.net) return SendError(Status::Unavailable("NetGo: this agent has no network test"));
-        Result<nlohmann::json> going = ctx_.net->Go(frame.payload, id_);
+        Result<nlohmann::json> going = ctx_.net->Go(payload, id_);
         if (!going.ok()) return SendError(going.status());
         Send(MessageType::kNetGoing, going.value());
         return;
       }
       case MessageType::kNetFinish: {
         if (!ctx_.net) return SendError(Status::Unavailable("NetFinish: this agent has no network test"));
-        Result<nlohmann::json> report = ctx_.net->Finish(frame.payload, id_);
+        Result<nlohmann::json> report = ctx_.net->Finish(payload, id_);
         if (!report.ok()) return SendError(report.status());
         nlohmann::json payload = report.value();
         if (net_telemetry_) {
@@ -233,12 +251,12 @@ class ControlSession {
     }
   }
 
-  void StartJob(const nlohmann::json& payload) {
+  void StartJob(const JobStartMsg& start) {
     if (job_running_.load())
       return SendError(Status::BadInput("JobStart: a job is already running on this connection"));
     if (job_thread_.joinable()) job_thread_.join();  // the last job's thread, finishing its JobDone
     bool path_error = false;
-    Result<AgentJobRequest> request = ParseJobStart(payload, ctx_.root, &path_error);
+    Result<AgentJobRequest> request = PrepareJob(start, ctx_.root, &path_error);
     if (!request.ok()) return SendError(request.status(), path_error ? "path" : "bad_request");
     if (request.value().check_only) {
       if (Status s = CheckAgentJob(request.value()); !s.ok()) return SendError(s);
@@ -249,7 +267,7 @@ class ControlSession {
       return Send(MessageType::kError, ErrorPayload("busy", "another client's job is running on this agent"));
     job_cancel_.store(false);
     job_running_.store(true);
-    Log(peer_, "job " + std::string(ToString(request.value().job.rw)) + " in " + request.value().dir_real);
+    Log(peer_, "job " + std::string(ToString(request.value().job.rw)) + " in " + request.value().resolved.real_path);
     job_thread_ = std::thread([this, slot = std::move(slot), request = std::move(request).value()]() mutable {
       // Cancelled by JobCancel, by this connection closing, or by the agent shutting down.
       std::atomic<bool> cancel{false};

@@ -8,18 +8,26 @@
 
 namespace nasperf {
 
+// A directory resolved beneath the root. Files are created and removed relative to `fd`
+// (openat/unlinkat), never by path: a symlink swapped in after the resolve cannot
+// redirect them.
+struct ResolvedDir {
+  ScopedFd fd;            // O_RDONLY | O_DIRECTORY
+  std::string real_path;  // where it was when resolved: for messages and inventory only
+};
+
 class RootDir {
  public:
-  // Opens `path` (must be a directory); BadInput naming it otherwise.
+  // Opens `path` (must be a directory; the administrator's --root may be a symlink);
+  // BadInput naming it otherwise.
   static Result<RootDir> Open(const std::string& path);
 
-  // A client's relative directory ("" or "." is the root itself) to the absolute real
-  // path of that directory, resolved by the kernel beneath the root (openat2 with
-  // RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS): absolute paths, ".." components and
-  // symlinks leading out are refused with BadInput naming the path. Thread-safe.
-  // The answer is a path string because targets open by path; a symlink swapped in
-  // after this check could still redirect it, which only the agent's own user can do.
-  Result<std::string> Resolve(const std::string& relative) const;
+  // A client's relative directory ("" or "." is the root itself), opened by the kernel
+  // beneath the root with openat2(RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS |
+  // RESOLVE_NO_MAGICLINKS), or on kernels before 5.6 by an O_NOFOLLOW walk from the
+  // root's fd. Absolute paths, ".." components and every symlink (even one that stays
+  // inside) are refused with BadInput naming the path. Thread-safe.
+  Result<ResolvedDir> Resolve(const std::string& relative) const;
 
   const std::string& real_path() const { return real_path_; }
 

@@ -23,7 +23,14 @@ class RootPathTest : public ::testing::Test {
     ASSERT_EQ(::symlink((dir_.path() + "/outside").c_str(), (root_ + "/abs-link").c_str()), 0);
     ASSERT_EQ(::symlink("../outside", (root_ + "/rel-link").c_str()), 0);
   }
-  Result<std::string> Resolve(const std::string& rel) { return RootDir::Open(root_).value().Resolve(rel); }
+  // Where the resolved directory is, from its fd.
+  Result<std::string> Resolve(const std::string& rel) {
+    Result<ResolvedDir> r = RootDir::Open(root_).value().Resolve(rel);
+    if (!r.ok()) return r.status();
+    struct stat st {};
+    if (::fstat(r.value().fd.get(), &st) != 0 || !S_ISDIR(st.st_mode)) return Status::Io("fd is not a directory");
+    return r.value().real_path;
+  }
   void ExpectRefused(const std::string& rel, const std::string& why) {
     Result<std::string> r = Resolve(rel);
     ASSERT_FALSE(r.ok()) << rel << " resolved to " << r.value();
@@ -40,7 +47,28 @@ TEST_F(RootPathTest, RootAndSubdirectoriesResolve) {
   EXPECT_EQ(Resolve(".").value(), real);
   EXPECT_EQ(Resolve("sub").value(), real + "/sub");
   EXPECT_EQ(Resolve("./sub/").value(), real + "/sub");
-  EXPECT_EQ(Resolve("inner-link").value(), real + "/sub");  // a symlink that stays inside
+}
+
+TEST_F(RootPathTest, FilesAreCreatedRelativeToTheResolvedFd) {
+  Result<ResolvedDir> sub = RootDir::Open(root_).value().Resolve("sub");
+  ASSERT_TRUE(sub.ok()) << sub.status().message();
+  // "sub" is swapped for a symlink to outside after the resolve: the fd still names the
+  // directory that was resolved, now called "moved".
+  ASSERT_EQ(::rename((root_ + "/sub").c_str(), (root_ + "/moved").c_str()), 0);
+  ASSERT_EQ(::symlink((dir_.path() + "/outside").c_str(), (root_ + "/sub").c_str()), 0);
+  ScopedFd f(::openat(sub.value().fd.get(), "x", O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0600));
+  ASSERT_TRUE(f.valid());
+  struct stat st {};
+  EXPECT_EQ(::stat((root_ + "/moved/x").c_str(), &st), 0);
+  EXPECT_NE(::stat((dir_.path() + "/outside/x").c_str(), &st), 0);
+}
+
+TEST_F(RootPathTest, EverySymlinkIsRefusedEvenOneThatStaysInside) {
+  // A symlink inside the root could be swapped for one leading out at any moment.
+  ExpectRefused("inner-link", "symlink");
+  ExpectRefused("inner-link/", "symlink");
+  ASSERT_EQ(::symlink(".", (root_ + "/sub/self").c_str()), 0);
+  ExpectRefused("sub/self", "symlink");
 }
 
 TEST_F(RootPathTest, AbsolutePathsAreRefused) { ExpectRefused("/etc", "absolute"); }
@@ -53,8 +81,13 @@ TEST_F(RootPathTest, DotDotIsRefused) {
 }
 
 TEST_F(RootPathTest, SymlinksLeadingOutAreRefused) {
-  ExpectRefused("abs-link", "leads out");
-  ExpectRefused("rel-link", "leads out");
+  ExpectRefused("abs-link", "symlink");
+  ExpectRefused("rel-link", "symlink");
+}
+
+TEST_F(RootPathTest, OverlongAndNulPathsAreRefused) {
+  ExpectRefused(std::string(5000, 'a'), "longer than");
+  ExpectRefused(std::string("sub\0x", 5), "NUL");
 }
 
 TEST_F(RootPathTest, MissingAndNonDirectoriesAreRefused) {

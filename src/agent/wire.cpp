@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include "platform/bounded_json.h"
+
 namespace nasperf {
 namespace {
 
@@ -114,9 +116,15 @@ Result<std::optional<Frame>> FrameDecoder::Next() {
   if (available < kHeaderBytes + length) return std::optional<Frame>();
   Frame frame;
   frame.type = static_cast<MessageType>(type);
-  frame.payload = nlohmann::json::parse(h + kHeaderBytes, h + kHeaderBytes + length, nullptr, false);
-  if (frame.payload.is_discarded() || !frame.payload.is_object())
+  // Depth-bounded: a payload nested 100,000 deep would otherwise parse, then blow the
+  // stack of whatever walks it recursively (a copy, a dump, a comparison).
+  Result<nlohmann::json> payload = ParseBoundedJson(std::string_view(h + kHeaderBytes, length), kMaxPayloadDepth,
+                                                    MessageTypeName(frame.type) + " payload");
+  if (!payload.ok() && FindJsonTooDeep(std::string_view(h + kHeaderBytes, length), kMaxPayloadDepth) != std::string_view::npos)
+    return fail(payload.status().message());
+  if (!payload.ok() || !payload.value().is_object())
     return fail(fmt::format("{} payload is not a JSON object", MessageTypeName(frame.type)));
+  frame.payload = std::move(payload).value();
   consumed_ += kHeaderBytes + length;
   return std::optional<Frame>(std::move(frame));
 }

@@ -21,6 +21,9 @@ inline constexpr uint16_t kProtocolVersion = 2;
 inline constexpr size_t kHeaderBytes = 16;
 // Largest payload a frame may carry: 1 MiB. A larger length is a protocol error.
 inline constexpr uint32_t kMaxPayload = 1u << 20;
+// Deepest nesting of arrays/objects a payload may have; deeper is a protocol error,
+// refused before a tree is built (platform/bounded_json.h).
+inline constexpr int kMaxPayloadDepth = 64;
 // Default TCP port of `nasperf agent`.
 inline constexpr uint16_t kDefaultPort = 7070;
 
@@ -78,7 +81,7 @@ class FrameDecoder {
   // A frame, std::nullopt when more bytes are needed, or a BadInput Status naming the
   // protocol error ("bad magic", "version 2, expected 1", "payload 2000000 bytes over
   // the 1048576 limit", "reserved field not 0", "unknown message type 99", "payload is
-  // not a JSON object").
+  // not a JSON object", "JobStart payload: nested deeper than 64 levels (at byte 80)").
   Result<std::optional<Frame>> Next();
   // Bytes buffered but not yet returned as frames (raw data after DataAttached, say).
   std::string TakeBuffered();

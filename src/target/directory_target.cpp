@@ -15,14 +15,21 @@
 
 namespace nasperf {
 
+DirectoryTarget::DirectoryTarget(std::string path)
+    : dir_(::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC)), path_(std::move(path)) {
+  if (!dir_.valid()) dir_errno_ = errno;
+}
+
 // Each OwnFile removes its file, if it still is the one created.
 DirectoryTarget::~DirectoryTarget() = default;
 
 Result<uint32_t> DirectoryTarget::Probe(bool direct) {
   static std::atomic<uint32_t> probes{0};
+  if (!dir_.valid())
+    return ErrnoStatus("TARGET: cannot create files in directory", path_, dir_errno_, ErrorKind::kBadInput);
   // Created plainly first: some file systems (ramfs) create the file and only then
   // refuse O_DIRECT, so the O_DIRECT test is a second open, and the removal always runs.
-  Result<OwnFile> probe = OwnFile::Create(path_, "probe" + std::to_string(probes++));
+  Result<OwnFile> probe = OwnFile::CreateAt(dir_.get(), path_, "probe" + std::to_string(probes++));
   if (!probe.ok())
     return ErrnoStatus("TARGET: cannot create files in directory", path_, probe.status().err(), ErrorKind::kBadInput);
   uint32_t alignment = 0;
@@ -55,7 +62,7 @@ Status DirectoryTarget::Check(const JobSpec& job) {
   uint64_t have = 0;
   for (const WorkerOwnFile& f : files_) have += f.size_bytes;
   uint64_t want = job.size * job.threads;
-  Result<uint64_t> free_bytes = FreeBytes(path_);
+  Result<uint64_t> free_bytes = FreeBytesOfDir(dir_.get(), path_);
   if (!free_bytes.ok()) return free_bytes.status();
   if (want > have && want - have > free_bytes.value())
     return Status::BadInput("--size: " + std::to_string(job.threads) + " x " + FormatSize(job.size) + " needs " +
@@ -66,9 +73,10 @@ Status DirectoryTarget::Check(const JobSpec& job) {
 
 Result<std::vector<WorkerFile>> DirectoryTarget::Open(const JobSpec& job) {
   std::vector<WorkerFile> out;
+  if (!dir_.valid()) return ErrnoStatus("TARGET: cannot open directory", path_, dir_errno_, ErrorKind::kBadInput);
   for (uint32_t t = 0; t < job.threads; ++t) {
     if (t == files_.size()) {
-      Result<OwnFile> created = OwnFile::Create(path_, "t" + std::to_string(t));
+      Result<OwnFile> created = OwnFile::CreateAt(dir_.get(), path_, "t" + std::to_string(t));
       if (!created.ok()) return created.status();
       files_.push_back({std::move(created).value(), 0, 0});
     }
@@ -99,7 +107,9 @@ Result<std::vector<WorkerFile>> DirectoryTarget::Open(const JobSpec& job) {
 Result<CacheDropReport> DirectoryTarget::DropCache(bool system_wide) {
   CacheDropReport worst{"fsync + posix_fadvise(DONTNEED)", 0};
   for (const WorkerOwnFile& f : files_) {
-    Result<CacheDropReport> drop = DropFromPageCache(f.file.path(), f.size_bytes, system_wide);
+    Result<ScopedFd> fd = f.file.Reopen(O_RDONLY);
+    if (!fd.ok()) return fd.status();
+    Result<CacheDropReport> drop = DropFromPageCache(fd.value().get(), f.file.path(), f.size_bytes, system_wide);
     if (!drop.ok()) return drop.status();
     worst.method = drop.value().method;
     worst.resident_pct = std::max(worst.resident_pct, drop.value().resident_pct);

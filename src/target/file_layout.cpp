@@ -77,6 +77,13 @@ Result<uint64_t> FreeBytes(const std::string& path) {
   return static_cast<uint64_t>(vfs.f_bavail) * vfs.f_frsize;
 }
 
+Result<uint64_t> FreeBytesOfDir(int dir_fd, const std::string& path) {
+  struct statvfs vfs {};
+  if (fstatvfs(dir_fd, &vfs) != 0) return ErrnoStatus("statvfs", path, errno, ErrorKind::kBadInput);
+  if (vfs.f_blocks == 0) return UINT64_MAX;  // as FreeBytes: no limit we can know
+  return static_cast<uint64_t>(vfs.f_bavail) * vfs.f_frsize;
+}
+
 Status CheckDirectAlignment(const JobSpec& job, uint32_t alignment, const std::string& where) {
   if (!job.direct || alignment == 0) return Status::Ok();
   if (job.bs % alignment != 0)

@@ -33,6 +33,8 @@ uint32_t DirectIoAlignment(int fd);
 // Bytes available to an unprivileged writer on the file system holding `path`;
 // UINT64_MAX when the file system reports no size (ramfs).
 Result<uint64_t> FreeBytes(const std::string& path);
+// The same for an open directory (fstatvfs); `path` names it in errors.
+Result<uint64_t> FreeBytesOfDir(int dir_fd, const std::string& path);
 
 // BadInput unless `bs` is a multiple of `alignment` (for --direct).
 Status CheckDirectAlignment(const JobSpec& job, uint32_t alignment, const std::string& where);

@@ -148,10 +148,24 @@ OwnershipCheck JudgeOwnFile(int fd, std::string_view name, bool* locked) {
 
 Result<OwnFile> OwnFile::Create(const std::string& directory, std::string_view role, mode_t mode,
                                 std::string_view extension) {
+  return CreateAt(AT_FDCWD, directory, role, mode, extension);
+}
+
+Result<OwnFile> OwnFile::CreateAt(int dir_fd, const std::string& directory, std::string_view role, mode_t mode,
+                                  std::string_view extension) {
   std::string name = OwnFileName(role, extension);
   std::string path = directory + "/" + name;
+  // Relative to the directory's descriptor when there is one, so a directory renamed or
+  // swapped for a symbolic link after it was opened cannot redirect the file.
+  ScopedFd dir;
+  if (dir_fd != AT_FDCWD) {
+    dir = ScopedFd(::fcntl(dir_fd, F_DUPFD_CLOEXEC, 0));
+    if (!dir.valid()) return ErrnoStatus("dup directory of", path, errno);
+  }
+  std::string at_name = dir.valid() ? name : path;
+  const int at = dir.valid() ? dir.get() : AT_FDCWD;
   // O_EXCL: never an existing file, and (with O_CREAT) never through a symbolic link.
-  ScopedFd fd(::open(path.c_str(), O_CREAT | O_EXCL | O_NOFOLLOW | O_WRONLY | O_CLOEXEC, mode));
+  ScopedFd fd(::openat(at, at_name.c_str(), O_CREAT | O_EXCL | O_NOFOLLOW | O_WRONLY | O_CLOEXEC, mode));
   if (!fd.valid()) return ErrnoStatus("create", path, errno);
   // A file system without user extended attributes (ramfs, some FUSE) keeps no mark; the
   // run works, only `clean` cannot prove the file ours later.
@@ -160,10 +174,10 @@ Result<OwnFile> OwnFile::Create(const std::string& directory, std::string_view r
   struct stat st {};
   if (::fstat(fd.get(), &st) != 0) {
     int err = errno;
-    ::unlink(path.c_str());  // just made by us, O_EXCL
+    ::unlinkat(at, at_name.c_str(), 0);  // just made by us, O_EXCL
     return ErrnoStatus("fstat", path, err);
   }
-  return OwnFile(std::move(path), std::move(fd), st.st_dev, st.st_ino, true);
+  return OwnFile(std::move(path), std::move(dir), std::move(at_name), std::move(fd), st.st_dev, st.st_ino, true);
 }
 
 Result<OwnFile> OwnFile::Adopt(const std::string& path) {
@@ -181,11 +195,13 @@ Result<OwnFile> OwnFile::Adopt(const std::string& path) {
   if (check.verdict != Ownership::kOurs) return refuse(check.why);
   struct stat st {};
   if (::fstat(fd.get(), &st) != 0) return ErrnoStatus("fstat", path, errno);
-  return OwnFile(path, std::move(fd), st.st_dev, st.st_ino, false);
+  return OwnFile(path, ScopedFd(), path, std::move(fd), st.st_dev, st.st_ino, false);
 }
 
 OwnFile::OwnFile(OwnFile&& other) noexcept
     : path_(std::move(other.path_)),
+      dir_fd_(std::move(other.dir_fd_)),
+      at_name_(std::move(other.at_name_)),
       lock_fd_(std::move(other.lock_fd_)),
       dev_(other.dev_),
       ino_(other.ino_),
@@ -195,6 +211,8 @@ OwnFile& OwnFile::operator=(OwnFile&& other) noexcept {
   if (this != &other) {
     (void)Remove();
     path_ = std::move(other.path_);
+    dir_fd_ = std::move(other.dir_fd_);
+    at_name_ = std::move(other.at_name_);
     lock_fd_ = std::move(other.lock_fd_);
     dev_ = other.dev_;
     ino_ = other.ino_;
@@ -206,7 +224,7 @@ OwnFile& OwnFile::operator=(OwnFile&& other) noexcept {
 OwnFile::~OwnFile() { (void)Remove(); }
 
 Result<ScopedFd> OwnFile::Reopen(int flags) const {
-  ScopedFd fd(::open(path_.c_str(), flags | O_NOFOLLOW | O_CLOEXEC));
+  ScopedFd fd(::openat(at(), at_name_.c_str(), flags | O_NOFOLLOW | O_CLOEXEC));
   if (!fd.valid()) return ErrnoStatus("open", path_, errno);
   struct stat st {};
   if (::fstat(fd.get(), &st) != 0) return ErrnoStatus("fstat", path_, errno);
@@ -223,11 +241,11 @@ Status OwnFile::Remove() {
   // Unlinking goes by name: only while the name still leads to the inode we created.
   struct stat st {};
   Status status;
-  if (::lstat(path_.c_str(), &st) != 0) {
+  if (::fstatat(at(), at_name_.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
     if (errno != ENOENT) status = ErrnoStatus("stat", path_, errno);
   } else if (st.st_dev != dev_ || st.st_ino != ino_) {
     status = Status::Io("not removed: " + path_ + " is no longer the file nasperf created");
-  } else if (::unlink(path_.c_str()) != 0 && errno != ENOENT) {
+  } else if (::unlinkat(at(), at_name_.c_str(), 0) != 0 && errno != ENOENT) {
     status = ErrnoStatus("unlink", path_, errno);
   }
   lock_fd_.reset();

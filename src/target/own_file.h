@@ -2,6 +2,7 @@
 // writes and removal only of the very file this run created (never through a link).
 #pragma once
 
+#include <fcntl.h>
 #include <sys/types.h>
 
 #include <cstdint>
@@ -75,6 +76,11 @@ class OwnFile {
   // and locks it. The error carries errno (Status::err()).
   static Result<OwnFile> Create(const std::string& directory, std::string_view role, mode_t mode = 0600,
                                 std::string_view extension = "dat");
+  // The same inside the directory open at `dir_fd` (kept as a duplicate): every later
+  // open and the removal go relative to it (openat, unlinkat), never by path string.
+  // `directory` only names it in messages and path().
+  static Result<OwnFile> CreateAt(int dir_fd, const std::string& directory, std::string_view role,
+                                  mode_t mode = 0600, std::string_view extension = "dat");
   // Takes over an existing file for writing: opened with O_NOFOLLOW, judged by its
   // descriptor (JudgeOwnFile); BadInput naming the reason unless kOurs.
   static Result<OwnFile> Adopt(const std::string& path);
@@ -94,9 +100,19 @@ class OwnFile {
   Status Remove();
 
  private:
-  OwnFile(std::string path, ScopedFd lock_fd, dev_t dev, ino_t ino, bool created)
-      : path_(std::move(path)), lock_fd_(std::move(lock_fd)), dev_(dev), ino_(ino), created_(created) {}
+  OwnFile(std::string path, ScopedFd dir_fd, std::string at_name, ScopedFd lock_fd, dev_t dev, ino_t ino,
+          bool created)
+      : path_(std::move(path)),
+        dir_fd_(std::move(dir_fd)),
+        at_name_(std::move(at_name)),
+        lock_fd_(std::move(lock_fd)),
+        dev_(dev),
+        ino_(ino),
+        created_(created) {}
+  int at() const { return dir_fd_.valid() ? dir_fd_.get() : AT_FDCWD; }
   std::string path_;
+  ScopedFd dir_fd_;      // the directory's descriptor, or none: at_name_ is then the path
+  std::string at_name_;  // the name relative to dir_fd_ (or the path)
   ScopedFd lock_fd_;  // holds the flock
   dev_t dev_ = 0;
   ino_t ino_ = 0;

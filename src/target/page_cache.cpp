@@ -51,11 +51,15 @@ bool CanDropSystemCaches(std::string* why) {
 Result<CacheDropReport> DropFromPageCache(const std::string& path, uint64_t bytes, bool system_wide) {
   ScopedFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
   if (!fd.valid()) return ErrnoStatus("open", path, errno);
+  return DropFromPageCache(fd.get(), path, bytes, system_wide);
+}
+
+Result<CacheDropReport> DropFromPageCache(int fd, const std::string& path, uint64_t bytes, bool system_wide) {
   CacheDropReport report;
   report.method = "fsync + posix_fadvise(DONTNEED)";
   // DONTNEED skips dirty pages, so they are written first.
-  if (::fsync(fd.get()) != 0) return ErrnoStatus("fsync", path, errno);
-  if (int rc = ::posix_fadvise(fd.get(), 0, 0, POSIX_FADV_DONTNEED); rc != 0)
+  if (::fsync(fd) != 0) return ErrnoStatus("fsync", path, errno);
+  if (int rc = ::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED); rc != 0)
     return ErrnoStatus("posix_fadvise(DONTNEED)", path, rc);
   if (system_wide) {
     ::sync();
@@ -64,7 +68,7 @@ Result<CacheDropReport> DropFromPageCache(const std::string& path, uint64_t byte
       return ErrnoStatus("write", kDropCaches, errno);
     report.method += " + " + std::string(kDropCaches);
   }
-  Result<double> resident = ResidentPercent(fd.get(), bytes);
+  Result<double> resident = ResidentPercent(fd, bytes);
   if (!resident.ok()) return resident.status();
   report.resident_pct = resident.value();
   return report;

@@ -23,6 +23,8 @@ Result<double> ResidentPercent(int fd, uint64_t bytes);
 // Writes the file's dirty pages, asks the kernel to drop its cached pages and, with
 // `system_wide` (root only), drops every clean cache too. Then measures what stayed.
 Result<CacheDropReport> DropFromPageCache(const std::string& path, uint64_t bytes, bool system_wide);
+// The same for a file already open (any access mode); `path` names it in errors.
+Result<CacheDropReport> DropFromPageCache(int fd, const std::string& path, uint64_t bytes, bool system_wide);
 
 // Whether /proc/sys/vm/drop_caches can be written (root); `why` says why not.
 bool CanDropSystemCaches(std::string* why);
