@@ -21,7 +21,10 @@ std::vector<SweepCurve> AnalyseCurves(const std::vector<RunResult>& points, cons
       if (curve.empty()) continue;
       std::sort(curve.begin(), curve.end(),
                 [](const CurvePoint& a, const CurvePoint& b) { return a.file_bytes < b.file_bytes; });
-      curves.push_back({test, record, AnalyseCurve(curve, summary.ram, summary.direct)});
+      // O_DIRECT makes every point uncached only where this machine's cache was the one
+      // in play; on a network file system the server's RAM still serves the file.
+      const bool bypasses_every_cache = summary.direct && summary.ram.client_caches;
+      curves.push_back({test, record, AnalyseCurve(curve, summary.ram, bypasses_every_cache)});
     }
   }
   return curves;

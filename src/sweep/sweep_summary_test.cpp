@@ -58,3 +58,42 @@ TEST(SweepSummaryJson, OlderSummariesWithoutKneesStillLoad) {
 
 }  // namespace
 }  // namespace nasperf
+
+namespace nasperf {
+namespace {
+
+// `sweep --direct` on an NFS mount: the summary's RAM has no client cache (O_DIRECT
+// skipped it) but the NAS's; the curve's knee at the NAS's RAM is found, not written off
+// as "direct I/O bypasses the page cache".
+TEST(SweepSummaryCurves, DirectOnANetworkFileSystemStillHasTheNasKnee) {
+  SweepSummary s;
+  s.direct = true;
+  s.records = {1 << 20};
+  s.tests = {"read"};
+  s.ram = CacheRam{16ull << 30, 256ull << 20, false, /*client_caches=*/false};
+  std::vector<RunResult> points;
+  uint64_t size = 32ull << 20;
+  for (double rate : {900.0, 910.0, 905.0, 895.0, 110.0, 112.0, 111.0}) {  // 32 MiB .. 2 GiB
+    RunResult p;
+    p.test = "read";
+    p.job.rw = AccessPattern::kRead;
+    p.job.bs = 1 << 20;
+    p.job.size = size;
+    p.job.direct = true;
+    p.read = DirectionResult{1, 1, 1, rate, rate, {}, 0, nullptr};
+    p.cached = size <= (256ull << 20);
+    points.push_back(p);
+    size *= 2;
+  }
+  std::vector<SweepCurve> curves = AnalyseCurves(points, s);
+  ASSERT_EQ(curves.size(), 1u);
+  EXPECT_EQ(curves[0].analysis.knee_bytes, 512ull << 20) << curves[0].analysis.verdict;
+  EXPECT_EQ(curves[0].analysis.verdict.find("direct I/O bypasses"), std::string::npos) << curves[0].analysis.verdict;
+
+  // The same curve on a local disk under O_DIRECT has no cache knee.
+  s.ram.client_caches = true;
+  EXPECT_FALSE(AnalyseCurves(points, s)[0].analysis.knee_bytes);
+}
+
+}  // namespace
+}  // namespace nasperf
