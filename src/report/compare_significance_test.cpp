@@ -93,12 +93,12 @@ TEST(CompareSignificance, OverlapIsNotTheTest) {
   const CompareCell& w = Row(wide, "read MB/s")->cells[1];
   EXPECT_EQ(w.significance, "not significant");
   EXPECT_NEAR(w.welch->p, 0.1075, 1e-4);
-  EXPECT_NE(ComparisonTable(wide).find("not significant (p=0.108, n=5)"), std::string::npos)
-      << ComparisonTable(wide);
+  EXPECT_NE(ComparisonTable(wide).find("not significant (p=0.108, n=5)"), std::string::npos) << ComparisonTable(wide);
   // {10,11,12,13,14} vs {12.5,13.5,14.5,15.5,16.5}: the intervals overlap (10.04-13.96 and
   // 12.54-16.46), yet t = -2.5, df = 8, p = 0.0369 (hand: se^2 = 0.5 + 0.5; p from the t
   // table, t(0.975, 8) = 2.306 < 2.5 < t(0.99, 8) = 2.896): significant.
-  Comparison close = Compare({{"#1", {Repeated({10, 11, 12, 13, 14})}}, {"#2", {Repeated({12.5, 13.5, 14.5, 15.5, 16.5})}}});
+  Comparison close =
+      Compare({{"#1", {Repeated({10, 11, 12, 13, 14})}}, {"#2", {Repeated({12.5, 13.5, 14.5, 15.5, 16.5})}}});
   const CompareCell& c0 = Row(close, "read MB/s")->cells[0];
   const CompareCell& c1 = Row(close, "read MB/s")->cells[1];
   ASSERT_TRUE(c0.ci95 && c1.ci95);
