@@ -78,6 +78,7 @@ int QuickCommand(const QuickCommandOptions& options) {
     notes.push_back("O_DIRECT is not supported here (" + why + "): buffered I/O, and writes end with fsync");
 
   std::vector<JobSpec> jobs;
+  bool hole_warning_shown = false;
   for (const QuickTest& test : kQuickTests) {
     for (AccessPattern rw : {test.random ? AccessPattern::kRandRead : AccessPattern::kRead,
                              test.random ? AccessPattern::kRandWrite : AccessPattern::kWrite}) {
@@ -90,6 +91,11 @@ int QuickCommand(const QuickCommandOptions& options) {
       job.fsync = !direct && local;
       if (Status s = job.Validate(); !s.ok()) return ReportFailure(s);
       if (Status s = target.Check(job); !s.ok()) return ReportFailure(s);
+      // Once per invocation, for the first read test: the region is the same for all.
+      if (std::string w = hole_warning_shown ? "" : target.ReadHoleWarning(job); !w.empty()) {
+        std::fprintf(stderr, "%s\n", w.c_str());
+        hole_warning_shown = true;
+      }
       jobs.push_back(job);
     }
   }

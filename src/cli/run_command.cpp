@@ -31,6 +31,7 @@ int RunCommand(const RunCommandOptions& options) {
   if (!job.ok()) return ReportFailure(job.status());
   if (Status s = target.value()->Check(job.value()); !s.ok()) return ReportFailure(s);
   if (options.remote.on.empty()) NoteStaleFiles(options.job.target);
+  if (std::string w = target.value()->ReadHoleWarning(job.value()); !w.empty()) std::fprintf(stderr, "%s\n", w.c_str());
   Result<RunRecorder> recorder = RunRecorder::Open(options.common, "run");
   if (!recorder.ok()) return ReportFailure(recorder.status());
 

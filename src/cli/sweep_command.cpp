@@ -3,6 +3,7 @@
 // each curve. The sweep is one invocation in the store, with its summary.
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 
@@ -18,9 +19,11 @@
 #include "platform/signals.h"
 #include "report/json_report.h"
 #include "report/sweep_report.h"
+#include "sweep/point_cache.h"
 #include "sweep/sweep_file.h"
 #include "sweep/sweep_plan.h"
 #include "sweep/sweep_summary.h"
+#include "sysinfo/dirty_limits.h"
 #include "sysinfo/host_info.h"
 #include "sysinfo/inventory.h"
 #include "target/file_layout.h"
@@ -39,6 +42,10 @@ struct SweepSetup {
   CacheRam ram;
   std::vector<std::string> notes;
   bool server_cache_unknown = false;  // a network file system or share without --nas-ram
+  // The client's dirty-page limit, which bounds the write points its cache can take;
+  // nullopt when /proc does not tell (the client's RAM bounds them then).
+  std::optional<uint64_t> dirty_limit_bytes;
+  bool direct_on_network_fs = false;  // O_DIRECT skips this machine's cache, not the server's
 };
 
 // What a share (smb://, nfs://) cannot do that a local directory can: its client library
@@ -139,12 +146,33 @@ Result<SweepSetup> Prepare(const SweepCommandOptions& o, SweepableTarget& file) 
       setup.notes.push_back(file.description() +
                             " is a share: the NAS caches the file in its RAM, which is unknown; give --nas-ram to "
                             "mark the points it can cache");
-  } else if (IsNetworkFileSystem(o.target, &fs_type) && !setup.ram.nas_bytes) {
-    setup.server_cache_unknown = true;
-    if (!o.direct)
-      setup.notes.push_back(o.target + " is on a network file system (" + fs_type +
-                            "): dropping this machine's cache leaves the server's, whose RAM is unknown; give "
-                            "--nas-ram to mark the points it can cache");
+  } else if (IsNetworkFileSystem(o.target, &fs_type)) {
+    // O_DIRECT bypasses this machine's cache only: the server's RAM still serves the
+    // file, so the points are marked against the NAS's RAM as on a share.
+    if (o.direct) {
+      setup.direct_on_network_fs = true;
+      setup.ram.client_caches = false;
+    }
+    if (!setup.ram.nas_bytes) {
+      setup.server_cache_unknown = true;
+      setup.notes.push_back(o.target + " is on a network file system (" + fs_type + "): " +
+                            (o.direct ? "O_DIRECT bypasses this machine's cache but not the server's"
+                                      : "dropping this machine's cache leaves the server's") +
+                            ", whose RAM is unknown; give --nas-ram to mark the points it can cache");
+    }
+  }
+  if (std::optional<sysinfo::DirtyLimits> dirty = sysinfo::ReadDirtyLimits(); dirty && setup.ram.client_caches) {
+    setup.dirty_limit_bytes = dirty->limit_bytes();
+    const bool writes = std::any_of(setup.plan.tests.begin(), setup.plan.tests.end(),
+                                    [](SweepTest t) { return !IsReadTest(t); });
+    if (writes && !o.direct && !o.fsync)
+      setup.notes.push_back(
+          "write points are marked cached up to this machine's dirty-page limit, " +
+          FormatApproxSize(dirty->limit_bytes()) +
+          (dirty->dirty_bytes > 0 ? std::string(" (vm.dirty_bytes)")
+                                  : fmt::format(" (vm.dirty_ratio {} % of {} available)", dirty->dirty_ratio_pct,
+                                                FormatApproxSize(dirty->mem_available_bytes))) +
+          (setup.ram.nas_bytes ? ", plus the NAS's RAM" : "") + ": past it the writer waits for the device");
   }
   return setup;
 }
@@ -191,6 +219,8 @@ int SweepCommand(const SweepCommandOptions& o) {
   if (o.drop_caches) summary.cache_method += " + /proc/sys/vm/drop_caches";
   if (!file.client_caches())
     summary.cache_method = "none needed: the client library keeps no cache (the NAS's own cache is not dropped)";
+  else if (setup.direct_on_network_fs)
+    summary.cache_method = "none needed: O_DIRECT bypasses this machine's cache (the server's own cache is not dropped)";
 
   const nlohmann::ordered_json inventory = GatherInventory(file.description());
   ProgressLine progress(!o.common.json);
@@ -249,12 +279,9 @@ int SweepCommand(const SweepCommandOptions& o) {
         progress.Clear();
         RunResult& point = outcome.result;
         point.test = ToString(test);
-        bool fits_client = size <= setup.ram.client_cache_bytes();
-        bool fits_nas = setup.ram.nas_bytes && size <= *setup.ram.nas_bytes;
-        if (job.direct) point.cached = false;
-        else if (!IsReadTest(test)) point.cached = !job.fsync && size <= setup.ram.total();
-        else if (dropped && worst_resident < kColdResidentPct) point.cached = fits_nas;
-        else point.cached = fits_client || fits_nas;
+        point.cached = PointCached({size, IsReadTest(test), job.direct, job.fsync,
+                                    dropped && worst_resident < kColdResidentPct},
+                                   setup.ram, setup.dirty_limit_bytes);
         if (dropped)
           point.notes.push_back(fmt::format("page cache dropped before each repeat ({}); at most {:.1f} % of the "
                                             "file stayed cached",

@@ -13,6 +13,7 @@
 #include "report/bars.h"
 #include "report/json_report.h"
 #include "stats/confidence.h"
+#include "stats/welch.h"
 #include "sysinfo/inventory.h"
 
 namespace nasperf {
@@ -22,13 +23,18 @@ struct Metric {
   const char* name;
   const char* unit;
   double (*get)(const DirectionResult&);
+  double (*of_repeat)(const RepeatFigures&, bool read);  // the same figure of one repeat
 };
 
 const Metric kMetrics[] = {
-    {"MB/s", "MB/s", [](const DirectionResult& d) { return d.mb_per_s; }},
-    {"IOPS", "IOPS", [](const DirectionResult& d) { return d.iops; }},
-    {"mean latency", "us", [](const DirectionResult& d) { return d.lat.mean_us; }},
-    {"p99 latency", "us", [](const DirectionResult& d) { return d.lat.p99_us; }},
+    {"MB/s", "MB/s", [](const DirectionResult& d) { return d.mb_per_s; },
+     [](const RepeatFigures& r, bool read) { return read ? r.read_mb_per_s : r.write_mb_per_s; }},
+    {"IOPS", "IOPS", [](const DirectionResult& d) { return d.iops; },
+     [](const RepeatFigures& r, bool read) { return read ? r.read_iops : r.write_iops; }},
+    {"mean latency", "us", [](const DirectionResult& d) { return d.lat.mean_us; },
+     [](const RepeatFigures& r, bool read) { return read ? r.read_lat_mean_us : r.write_lat_mean_us; }},
+    {"p99 latency", "us", [](const DirectionResult& d) { return d.lat.p99_us; },
+     [](const RepeatFigures& r, bool read) { return read ? r.read_lat_p99_us : r.write_lat_p99_us; }},
 };
 
 // `beside_suites`: another column holds a suite's tests ("SEQ1M Q1T1 read MB/s"); a plain
@@ -102,11 +108,41 @@ bool Differs(const std::string& a, const std::string& b) {
   return scale > 0 && std::fabs(x - y) / scale > 0.10;
 }
 
-// The 95 % interval of one direction's MB/s over the run's repeats.
-std::optional<Interval> DirectionInterval(const RunResult& run, const std::string& dir) {
-  std::vector<double> figures;
-  for (const RepeatFigures& r : run.repeats) figures.push_back(dir == "read" ? r.read_mb_per_s : r.write_mb_per_s);
-  return ConfidenceInterval95(figures);
+// One metric of one direction in every repeat; empty when the run was not repeated or
+// its repeats lack the metric (schema 1 and 2 stored each repeat's total MB/s only: their
+// IOPS and latencies read as zeros, which are not figures).
+std::vector<double> RepeatValues(const RunResult& run, const Metric& m, bool read) {
+  std::vector<double> values;
+  bool any = false;
+  for (const RepeatFigures& r : run.repeats) {
+    values.push_back(m.of_repeat(r, read));
+    any = any || values.back() != 0;
+  }
+  if (values.size() < 2 || !any) values.clear();
+  return values;
+}
+
+// A cell's figure: the mean of the repeats (the statistic the 95 % interval is about)
+// when the run was repeated, else the run's own figure.
+void FillCell(CompareCell& cell, const RunResult& run, const Metric& m, bool read, const DirectionResult& dir) {
+  cell.present = true;
+  cell.repeats = RepeatValues(run, m, read);
+  if (cell.repeats.empty()) {
+    cell.value = m.get(dir);
+    return;
+  }
+  double sum = 0;
+  for (double v : cell.repeats) sum += v;
+  cell.value = sum / static_cast<double>(cell.repeats.size());
+  cell.ci95 = ConfidenceInterval95(cell.repeats);
+}
+
+// Welch's t on the repeats of a cell against those of the first column's cell.
+void JudgeAgainstFirst(CompareCell& cell, const CompareCell& first) {
+  std::optional<WelchTest> test = WelchTTest(cell.repeats, first.repeats);
+  if (!test) return;
+  cell.welch = test;
+  cell.significance = test->significant() ? "significant" : "not significant";
 }
 
 }  // namespace
@@ -132,12 +168,8 @@ Comparison Compare(const std::vector<CompareColumn>& columns, const std::optiona
           auto [it, added] = row_index.emplace(label, out.rows.size());
           if (added) out.rows.push_back({label, m.unit, std::vector<CompareCell>(columns.size())});
           CompareCell& cell = out.rows[it->second].cells[c];
-          cell.present = true;
-          cell.value = m.get(**dir);
-          if (std::string(m.name) == "MB/s") {
-            cell.ci95 = DirectionInterval(run, dir_name);
-            if (line) cell.pct_of_line = cell.value / line->mb_per_s * 100;
-          }
+          FillCell(cell, run, m, std::string(dir_name) == "read", **dir);
+          if (line && std::string(m.unit) == "MB/s") cell.pct_of_line = cell.value / line->mb_per_s * 100;
         }
       }
     }
@@ -148,7 +180,7 @@ Comparison Compare(const std::vector<CompareColumn>& columns, const std::optiona
       CompareCell& cell = row.cells[c];
       if (!cell.present || !first.present) continue;
       if (first.value != 0) cell.pct_vs_first = (cell.value - first.value) / first.value * 100;
-      if (cell.ci95 && first.ci95) cell.significance = cell.ci95->Overlaps(*first.ci95) ? "within noise" : "significant";
+      JudgeAgainstFirst(cell, first);
     }
   }
 
@@ -181,12 +213,32 @@ constexpr int kBarWidth = 10;
 
 namespace {
 
+// "p=0.003", "p=0.41", "p<0.001": enough digits to see where 0.05 falls.
+std::string PValueText(double p) {
+  if (p < 0.001) return "p<0.001";
+  std::string text = fmt::format("{:.3f}", p);
+  while (text.back() == '0') text.pop_back();
+  if (text.back() == '.') text.pop_back();
+  return "p=" + text;
+}
+
+// "significant (p=0.003)", "not significant (p=0.41, n=2)": a verdict that is not
+// significant says how few repeats it rested on, since few repeats rarely show anything.
+std::string VerdictText(const CompareCell& cell, const CompareCell& first) {
+  if (!cell.welch) return "";
+  if (cell.welch->significant()) return "significant (" + PValueText(cell.welch->p) + ")";
+  const size_t n = cell.repeats.size(), n_first = first.repeats.size();
+  return "not significant (" + PValueText(cell.welch->p) + ", n=" +
+         (n == n_first ? std::to_string(n) : fmt::format("{} vs {}", n_first, n)) + ")";
+}
+
 std::string CellText(const CompareRow& row, size_t c) {
   const CompareCell& cell = row.cells[c];
   if (!cell.present) return "-";
   std::string text = fmt::format("{:.2f}", cell.value);
+  if (cell.ci95) text += fmt::format(" ±{:.2f}", (cell.ci95->high - cell.ci95->low) / 2);
   if (c > 0 && row.cells[0].present) text += fmt::format(" ({:+.1f} %)", cell.pct_vs_first);
-  if (!cell.significance.empty()) text += cell.significance == "significant" ? " *" : " ~";
+  if (c > 0 && cell.welch) text += " " + VerdictText(cell, row.cells[0]);
   if (cell.pct_of_line) text += fmt::format("  {:.0f} % of line", *cell.pct_of_line);
   return text;
 }
@@ -222,9 +274,10 @@ std::string ComparisonTable(const Comparison& cmp) {
     }
     out += "\n";
   }
-  out += "bars: each figure against the largest in its row; ";
-  out += "MB/s = 10^6 B/s; % against the first column; * significant, ~ within noise (95 % intervals of the "
-         "repeats, t-based); no mark: no repeats to judge by\n";
+  out += "bars: each figure against the largest in its row; MB/s = 10^6 B/s; % against the first column\n";
+  out += "figures: mean of N repeats ± half-width of its 95 % CI (Student t) where a run was repeated, else the "
+         "run's figure; significant / not significant: Welch's t-test on the repeats against the first column "
+         "(two-sided, p < 0.05; n = repeats); no verdict: fewer than 2 repeats on a side\n";
   if (!cmp.differences.empty()) {
     out += "differences:\n";
     for (const std::string& d : cmp.differences) out += "  " + d + "\n";
@@ -242,8 +295,19 @@ nlohmann::ordered_json ComparisonToJson(const Comparison& cmp) {
         continue;
       }
       nlohmann::ordered_json j = {{"value", cell.value}, {"pct_vs_first", cell.pct_vs_first}};
-      if (cell.ci95) j["ci95_mb_per_s"] = {cell.ci95->low, cell.ci95->high};
+      j["statistic"] = cell.repeats.empty() ? "run" : "mean of repeats";
+      j["n"] = cell.repeats.empty() ? 1 : cell.repeats.size();
+      if (cell.ci95) {
+        j["ci95"] = {cell.ci95->low, cell.ci95->high};
+        if (row.unit == "MB/s") j["ci95_mb_per_s"] = {cell.ci95->low, cell.ci95->high};  // the older name
+      }
       if (!cell.significance.empty()) j["significance"] = cell.significance;
+      if (cell.welch) {
+        j["p_value"] = cell.welch->p;
+        // Infinite t (both sets constant) has no JSON number: left out with its dof.
+        if (std::isfinite(cell.welch->t)) j["welch_t"] = cell.welch->t;
+        if (std::isfinite(cell.welch->dof)) j["welch_dof"] = cell.welch->dof;
+      }
       if (cell.pct_of_line) j["pct_of_line"] = *cell.pct_of_line;
       cells.push_back(j);
     }

@@ -1,6 +1,6 @@
 // Side-by-side comparison of runs (or of suites such as quick's eight tests): each
-// figure, its difference against the first column, whether that difference is larger
-// than the noise, and what differs in the job and the inventory.
+// figure, its difference against the first column, whether that difference is
+// significant (Welch's t on the repeats), and what differs in the job and the inventory.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -10,6 +10,7 @@
 #include "nasperf/result.h"
 #include "nasperf/status.h"
 #include "stats/confidence.h"
+#include "stats/welch.h"
 
 namespace nasperf {
 
@@ -31,10 +32,17 @@ struct CompareColumn {
 
 struct CompareCell {
   bool present = false;
+  // The mean of the repeats when the run was repeated (what `ci95` is about), else the
+  // run's own figure. In the row's unit.
   double value = 0;
-  double pct_vs_first = 0;         // (value - first) / first * 100
-  std::optional<Interval> ci95;    // of the repeats' MB/s, when the run was repeated
-  std::string significance;        // "significant", "within noise", or "" without repeats
+  double pct_vs_first = 0;       // (value - first) / first * 100
+  std::vector<double> repeats;   // this figure in each repeat; empty for a single run
+  std::optional<Interval> ci95;  // of the mean of `repeats` (Student t), when repeated
+  // Welch's t on `repeats` against the first column's: set when both sides have at least
+  // two repeats. `significance` says its verdict: "significant" (p < 0.05), "not
+  // significant", or "" when there was nothing to test.
+  std::optional<WelchTest> welch;
+  std::string significance;
   std::optional<double> pct_of_line;  // MB/s rows with a line rate: value / line * 100
 };
 

@@ -87,6 +87,12 @@ std::string SweepTable(const SweepSummary& s, const std::vector<RunResult>& poin
       plateaus += fmt::format("{}uncached {:.1f} MB/s", plateaus.empty() ? "" : ", ", *c.analysis.uncached_mb_per_s);
     std::string label = s.records.size() > 1 ? fmt::format("{} {}", c.test, FormatSize(c.record_bytes)) : c.test;
     out += fmt::format("  {:<10} {}{}\n", label, c.analysis.verdict, plateaus.empty() ? "" : " (" + plateaus + ")");
+    if (!c.analysis.outliers.empty()) {
+      std::string sizes;
+      for (uint64_t bytes : c.analysis.outliers) sizes += (sizes.empty() ? "" : ", ") + FormatSize(bytes);
+      out += fmt::format("  {:<10} outliers: {} (off their plateau, left out of the knee and the plateaus)\n", "",
+                         sizes);
+    }
   }
   return out;
 }

@@ -34,10 +34,28 @@ struct CacheRam {
   std::string Text(const char* separator) const;
 };
 
+// One fall from a plateau to a lower one, each of at least two points.
+struct Knee {
+  uint64_t file_bytes = 0;     // the first file size of the lower plateau
+  double before_mb_per_s = 0;  // medians of the plateaus on either side of it
+  double after_mb_per_s = 0;
+  // The RAM it matches (within a factor of 2 of the knee's size): "client RAM", "NAS RAM",
+  // "client + NAS RAM", or "" when none does.
+  std::string ram;
+};
+
 struct CurveAnalysis {
-  // The first file size at which throughput falls below the midpoint of the two
-  // plateaus (after having been above it); nullopt: no knee.
+  // The last knee: the file size from which the curve stays below the midpoint of the
+  // plateaus either side of it (every larger file is below it), with at least two points
+  // on each plateau; nullopt: no knee. The fall into the uncached plateau.
   std::optional<uint64_t> knee_bytes;
+  // Every knee, smallest file first: a curve that falls out of the client's RAM and then
+  // out of the NAS's has two. knee_bytes is the last one's file_bytes.
+  std::vector<Knee> knees;
+  // File sizes whose point lies off its plateau and is left out of the knee and the
+  // plateau figures: a lone dip (or spike) between two points more than 25 % away from
+  // it, or a dip the curve recovers from before its knee.
+  std::vector<uint64_t> outliers;
   // With a knee: the median of the uncached plateau (the run of largest files within
   // a factor 1.25 of each other) and of the points before it. Without a knee: the
   // medians of the points marked cached / uncached, nullopt when there are none.

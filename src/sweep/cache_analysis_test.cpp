@@ -234,3 +234,103 @@ TEST(CacheAnalysis, OneSlowLargestFileIsNotAPlateau) {
 
 }  // namespace
 }  // namespace nasperf
+
+namespace nasperf {
+namespace {
+
+// The curve: one slow file on the cached plateau (2000, 2000, 900, 2000, ..., 31,
+// 31) is an outlier at its size, not the knee.
+TEST(CacheKnee, ALoneDipIsAnOutlierNotTheKnee) {
+  std::vector<double> rates = Step(2000, 31);
+  rates[2] = 900;  // 256 KiB
+  CurveAnalysis a = AnalyseCurve(Curve(rates, kSmallRam), kSmallRam, false);
+  EXPECT_EQ(a.knee_bytes, 512 * kMiB);
+  EXPECT_EQ(a.outliers, std::vector<uint64_t>{256 * kKiB});
+  ASSERT_TRUE(a.cached_mb_per_s);
+  EXPECT_NEAR(*a.cached_mb_per_s, 2000, 1e-9) << "the dip is left out of the plateau";
+}
+
+// Two slow files in a row that the curve recovers from: the knee is where the curve
+// stays below, and the dip's points are outliers.
+TEST(CacheKnee, TheKneeIsWhereTheCurveStaysBelow) {
+  std::vector<double> rates = Step(2000, 31);
+  rates[4] = rates[5] = 900;  // 1 MiB, 2 MiB
+  CurveAnalysis a = AnalyseCurve(Curve(rates, kSmallRam), kSmallRam, false);
+  EXPECT_EQ(a.knee_bytes, 512 * kMiB);
+  EXPECT_EQ(a.outliers, (std::vector<uint64_t>{1 * kMiB, 2 * kMiB}));
+  ASSERT_EQ(a.knees.size(), 1u);
+  EXPECT_NEAR(a.knees[0].before_mb_per_s, 2000, 1e-9);
+  EXPECT_NEAR(a.knees[0].after_mb_per_s, 31, 1e-9);
+}
+
+// A lone fast file on the uncached plateau (a stray cache hit) neither ends the plateau
+// nor moves the knee.
+TEST(CacheKnee, ALoneSpikeOnTheUncachedPlateauIsAnOutlier) {
+  std::vector<double> rates = Step(2000, 31);
+  rates[15] = 2000;  // 2 GiB, between two 31s
+  CurveAnalysis a = AnalyseCurve(Curve(rates, kSmallRam), kSmallRam, false);
+  EXPECT_EQ(a.knee_bytes, 512 * kMiB);
+  EXPECT_EQ(a.outliers, std::vector<uint64_t>{2 * kGiB});
+}
+
+TEST(CacheKnee, NoisyPlateausWithADip) {
+  std::vector<double> rates;
+  for (int i = 0; i < 13; ++i) rates.push_back(Noisy(2000, i, 0.10));
+  for (int i = 0; i < 4; ++i) rates.push_back(Noisy(31, i, 0.10));
+  rates[7] = 700;  // 8 MiB
+  CurveAnalysis a = AnalyseCurve(Curve(rates, kSmallRam), kSmallRam, false);
+  EXPECT_EQ(a.knee_bytes, 512 * kMiB);
+  EXPECT_EQ(a.outliers, std::vector<uint64_t>{8 * kMiB});
+  // Noise within 10 % is no outlier.
+  rates[7] = Noisy(2000, 7, 0.10);
+  EXPECT_TRUE(AnalyseCurve(Curve(rates, kSmallRam), kSmallRam, false).outliers.empty());
+}
+
+// A knee needs two points on each plateau: one fast small file is not a cached plateau.
+TEST(CacheKnee, OnePointIsNotTheHigherPlateau) {
+  std::vector<double> rates(8, 31);
+  rates[0] = 2000;
+  const CacheRam ram{1 * kMiB, std::nullopt};  // files past 1 MiB are uncached
+  CurveAnalysis a = AnalyseCurve(Curve(rates, ram), ram, false);
+  EXPECT_FALSE(a.knee_bytes);
+  EXPECT_TRUE(a.knees.empty());
+  EXPECT_NE(a.verdict.find("a knee needs two points or more on each plateau"), std::string::npos) << a.verdict;
+}
+
+// A share through a mounted path: files past the client's RAM (64 MiB) come from the
+// NAS's RAM (1 GiB) at the link's 110 MB/s, files past that from its disks at 40 MB/s.
+// Both knees are reported, each with the RAM it matches; knee_bytes is the last one,
+// the fall into the uncached plateau.
+TEST(CacheKnee, TwoKneesClientRamThenNasRam) {
+  CacheRam ram{64 * kMiB, 1 * kGiB};
+  std::vector<double> rates(11, 2000);  // 64 KiB .. 64 MiB
+  rates.insert(rates.end(), 4, 110);    // 128 MiB .. 1 GiB
+  rates.insert(rates.end(), 2, 40);     // 2 GiB, 4 GiB
+  CurveAnalysis a = AnalyseCurve(Curve(rates, ram), ram, false);
+  ASSERT_EQ(a.knees.size(), 2u);
+  EXPECT_EQ(a.knees[0].file_bytes, 128 * kMiB);
+  EXPECT_EQ(a.knees[0].ram, "client RAM");
+  EXPECT_NEAR(a.knees[0].before_mb_per_s, 2000, 1e-9);
+  EXPECT_NEAR(a.knees[0].after_mb_per_s, 110, 1e-9);
+  EXPECT_EQ(a.knees[1].file_bytes, 2 * kGiB);
+  EXPECT_EQ(a.knees[1].ram, "NAS RAM");
+  EXPECT_NEAR(a.knees[1].before_mb_per_s, 110, 1e-9);
+  EXPECT_NEAR(a.knees[1].after_mb_per_s, 40, 1e-9);
+  EXPECT_EQ(a.knee_bytes, 2 * kGiB);
+  ASSERT_TRUE(a.uncached_mb_per_s);
+  EXPECT_NEAR(*a.uncached_mb_per_s, 40, 1e-9);
+  EXPECT_NE(a.verdict.find("knee at 2 GiB"), std::string::npos) << a.verdict;
+  EXPECT_NE(a.verdict.find("an earlier knee at 128 MiB (2000 -> 110 MB/s, client RAM)"), std::string::npos)
+      << a.verdict;
+  EXPECT_TRUE(a.outliers.empty());
+}
+
+// A knee far from both RAM sizes matches neither.
+TEST(CacheKnee, AKneeFarFromEveryRamMatchesNone) {
+  CurveAnalysis a = AnalyseCurve(Curve(Step(2000, 31), kBigRam), kBigRam, false);
+  ASSERT_EQ(a.knees.size(), 1u);
+  EXPECT_EQ(a.knees[0].ram, "");
+}
+
+}  // namespace
+}  // namespace nasperf

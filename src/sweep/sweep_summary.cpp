@@ -21,7 +21,10 @@ std::vector<SweepCurve> AnalyseCurves(const std::vector<RunResult>& points, cons
       if (curve.empty()) continue;
       std::sort(curve.begin(), curve.end(),
                 [](const CurvePoint& a, const CurvePoint& b) { return a.file_bytes < b.file_bytes; });
-      curves.push_back({test, record, AnalyseCurve(curve, summary.ram, summary.direct)});
+      // O_DIRECT makes every point uncached only where this machine's cache was the one
+      // in play; on a network file system the server's RAM still serves the file.
+      const bool bypasses_every_cache = summary.direct && summary.ram.client_caches;
+      curves.push_back({test, record, AnalyseCurve(curve, summary.ram, bypasses_every_cache)});
     }
   }
   return curves;
@@ -63,15 +66,24 @@ ojson Optional(const std::optional<uint64_t>& v) { return v ? ojson(*v) : ojson(
 
 ojson SweepToJson(const SweepSummary& s) {
   ojson curves = ojson::array();
-  for (const SweepCurve& c : s.curves)
+  for (const SweepCurve& c : s.curves) {
+    ojson knees = ojson::array();
+    for (const Knee& k : c.analysis.knees)
+      knees.push_back({{"file_bytes", k.file_bytes},
+                       {"before_mb_per_s", k.before_mb_per_s},
+                       {"after_mb_per_s", k.after_mb_per_s},
+                       {"ram", k.ram}});
     curves.push_back({{"test", c.test},
                       {"record_bytes", c.record_bytes},
                       {"knee_bytes", Optional(c.analysis.knee_bytes)},
+                      {"knees", knees},
+                      {"outliers_bytes", c.analysis.outliers},
                       {"cached_mb_per_s", Optional(c.analysis.cached_mb_per_s)},
                       {"uncached_mb_per_s", Optional(c.analysis.uncached_mb_per_s)},
                       {"client_ram_bytes", s.ram.client_bytes},
                       {"nas_ram_bytes", Optional(s.ram.nas_bytes)},
                       {"verdict", c.analysis.verdict}});
+  }
   ojson j;
   if (s.id) j["id"] = s.id;
   j["target"] = s.target;
@@ -126,6 +138,11 @@ Result<SweepSummary> SweepFromJson(const ojson& j) {
       if (!c.at("uncached_mb_per_s").is_null())
         curve.analysis.uncached_mb_per_s = c.at("uncached_mb_per_s").get<double>();
       curve.analysis.verdict = c.value("verdict", std::string());
+      // Summaries stored before knees and outliers were kept have neither.
+      for (const ojson& k : c.value("knees", ojson::array()))
+        curve.analysis.knees.push_back({k.at("file_bytes").get<uint64_t>(), k.at("before_mb_per_s").get<double>(),
+                                        k.at("after_mb_per_s").get<double>(), k.value("ram", std::string())});
+      curve.analysis.outliers = c.value("outliers_bytes", std::vector<uint64_t>{});
       s.curves.push_back(std::move(curve));
     }
   } catch (const nlohmann::json::exception& e) {

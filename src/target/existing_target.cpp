@@ -10,6 +10,7 @@
 #include "core/units.h"
 #include "target/block_device.h"
 #include "target/file_layout.h"
+#include "target/holes.h"
 
 namespace nasperf {
 namespace {
@@ -83,6 +84,16 @@ Result<ScopedFd> ExistingTarget::OpenRegion(const JobSpec& job) {
   ScopedFd fd(::open(path_.c_str(), OpenFlagsFor(job)));
   if (!fd.valid()) return ErrnoStatus("open", path_, errno);
   return fd;
+}
+
+std::string ExistingTarget::ReadHoleWarning(const JobSpec& job) {
+  if (!DoesReads(job.rw)) return "";
+  if (is_device_) return DeviceMayHaveHolesWarning(path_);
+  ScopedFd fd(::open(path_.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW));
+  if (!fd.valid()) return "";
+  const uint64_t length = std::min(job.size * job.threads, size_bytes_);
+  Result<bool> holes = RegionHasHoles(fd.get(), 0, length);
+  return holes.ok() && holes.value() ? FileHolesWarning(path_, length) : "";
 }
 
 Result<std::vector<WorkerFile>> ExistingTarget::Open(const JobSpec& job) {

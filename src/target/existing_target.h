@@ -23,6 +23,9 @@ class ExistingTarget final : public Target {
   Result<std::vector<WorkerFile>> Open(const JobSpec& job) override;
   // Dropping clean pages changes no data, so it is safe on a user's file or device.
   Result<CacheDropReport> DropCache(bool system_wide) override;
+  // A file: whether SEEK_HOLE finds a hole in the region read; a device: that it cannot
+  // be known.
+  std::string ReadHoleWarning(const JobSpec& job) override;
 
  private:
   // Takes over the .nasperf-* file for writing (once), or says why it is not nasperf's.

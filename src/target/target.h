@@ -61,6 +61,10 @@ class Target {
   }
   // Protocol targets: how the server was reached (known once Check has connected).
   virtual std::optional<ProtocolFacts> protocol_facts() const { return std::nullopt; }
+  // A read job on data nasperf did not write may read never-written (sparse) regions:
+  // one line saying so (target/holes.h), or "" when the region is known written or the
+  // target lays out its own data. Called after Check.
+  virtual std::string ReadHoleWarning(const JobSpec& job) { return ""; }
 };
 
 // Targets a sweep can drive (a local directory, an SMB share, an NFS export): one test

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "proto/iscsi/iscsi_session.h"
+#include "target/holes.h"
 #include "proto/url.h"
 #include "target/target.h"
 
@@ -30,6 +31,10 @@ class IscsiTarget final : public Target {
   // iSCSI to HOST[:PORT], "IQN/LUN", the LUN's capacity and block size; nullopt until
   // Check (or natural_size) has logged in.
   std::optional<ProtocolFacts> protocol_facts() const override;
+  // A LUN may be thin: a read of blocks never written may not touch its disks.
+  std::string ReadHoleWarning(const JobSpec& job) override {
+    return DoesReads(job.rw) ? DeviceMayHaveHolesWarning("the LUN " + url_.display()) : "";
+  }
 
   // Parses iscsi://HOST[:PORT]/IQN/LUN; bad URLs are BadInput.
   static Result<std::unique_ptr<Target>> Make(const ProtocolUrl& url, const TargetOptions& options);
