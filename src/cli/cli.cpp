@@ -6,6 +6,9 @@
 #include <csignal>
 #include <cstdio>
 #include <exception>
+#include <string_view>
+
+#include <fmt/format.h>
 
 #include "cli/command_line.h"
 #include "cli/commands.h"
@@ -29,8 +32,29 @@ int ExitCodeFor(const Status& status) {
   }
 }
 
+namespace {
+
+// Errors echo what the user gave (values, file names, lines of files): a newline or an
+// escape sequence in it must not break the one line or drive the terminal. \n, \t, \r
+// and \xNN for the other control bytes.
+std::string OneLine(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (unsigned char c : text) {
+    if (c == '\n') out += "\\n";
+    else if (c == '\t') out += "\\t";
+    else if (c == '\r') out += "\\r";
+    else if (c < 0x20 || c == 0x7F) out += fmt::format("\\x{:02X}", c);
+    else out += static_cast<char>(c);
+  }
+  return out;
+}
+
+}  // namespace
+
 int ReportFailure(const Status& status) {
-  if (!status.ok() && status.kind() != ErrorKind::kInterrupted) std::fprintf(stderr, "nasperf: %s\n", status.message().c_str());
+  if (!status.ok() && status.kind() != ErrorKind::kInterrupted)
+    std::fprintf(stderr, "nasperf: %s\n", OneLine(status.message()).c_str());
   return ExitCodeFor(status);
 }
 
@@ -122,16 +146,14 @@ int CliMain(int argc, char** argv) {
       }
       if (names.empty()) break;
       if (!found) {
-        std::fprintf(stderr, "nasperf: unknown %scommand '%s' (commands: %s)\n", path.c_str(), argv[i], names.c_str());
+        std::fprintf(stderr, "nasperf: unknown %scommand '%s' (commands: %s)\n", path.c_str(), OneLine(argv[i]).c_str(),
+                     names.c_str());
         return 2;
       }
       level = found;
       path += found->get_name() + " ";
     }
-    std::string what = e.what();
-    for (char& c : what)
-      if (c == '\n') c = ' ';
-    std::fprintf(stderr, "nasperf: %s (see nasperf --help)\n", what.c_str());
+    std::fprintf(stderr, "nasperf: %s (see nasperf --help)\n", OneLine(e.what()).c_str());
     return 2;
   }
 
@@ -154,7 +176,7 @@ int CliMain(int argc, char** argv) {
     if (*report_cmd) return ReportCommand(report);
     if (*info_cmd) return InfoCommand(info_target, info_json);
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "nasperf: internal error: %s\n", e.what());
+    std::fprintf(stderr, "nasperf: internal error: %s\n", OneLine(e.what()).c_str());
     return 1;
   }
   return 2;

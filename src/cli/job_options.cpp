@@ -23,6 +23,10 @@ Result<std::map<std::string, std::string>> ParseTags(const std::vector<std::stri
   for (const std::string& tag : tags) {
     size_t eq = tag.find('=');
     if (eq == 0 || eq == std::string::npos) return Status::BadInput(what + ": '" + tag + "' is not key=value");
+    // A tag is printed on one line of `results list`: no newline, tab or other control byte.
+    for (unsigned char c : tag)
+      if (c < 0x20 || c == 0x7F)
+        return Status::BadInput(what + ": '" + tag + "' holds a control character (a newline?); tags are one line");
     out[tag.substr(0, eq)] = tag.substr(eq + 1);
   }
   return out;
