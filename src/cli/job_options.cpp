@@ -71,9 +71,15 @@ Result<JobSpec> BuildJob(const JobOptions& o, const Target& target) {
   if (!rw) return Status::BadInput("--rw: '" + o.rw + "' is not one of read, write, randread, randwrite, rw, randrw");
   job.rw = *rw;
 
-  Result<uint64_t> mix = ParseCount(o.mix, "--mix");
-  if (!mix.ok()) return Status::BadInput("--mix: '" + o.mix + "' is outside 0..100 (percent of I/Os that are reads)");
-  job.read_mix_pct = static_cast<int>(std::min<uint64_t>(mix.value(), 1000));
+  if (!o.mix.empty()) {  // empty: not given, 50 %
+    Result<uint64_t> mix = ParseCount(o.mix, "--mix");
+    if (!mix.ok()) return Status::BadInput("--mix: '" + o.mix + "' is outside 0..100 (percent of I/Os that are reads)");
+    job.read_mix_pct = static_cast<int>(std::min<uint64_t>(mix.value(), 1000));
+    // A mix the job cannot honour would be stored as if it had run.
+    if (!(DoesReads(job.rw) && DoesWrites(job.rw)))
+      return Status::BadInput("--mix: applies to --rw rw and randrw only; --rw " + o.rw + " does only " +
+                              (DoesReads(job.rw) ? "reads" : "writes"));
+  }
 
   Result<uint64_t> bs = ParseSize(o.bs);
   if (!bs.ok()) return Status::BadInput("--bs: " + bs.status().message());
