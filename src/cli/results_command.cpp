@@ -16,7 +16,10 @@
 #include "cli/commands.h"
 #include "cli/stored_items.h"
 #include "core/units.h"
+#include "import/bounded_read.h"
 #include "import/import.h"
+#include "import/json_depth.h"
+#include "import/run_checks.h"
 #include "platform/clock.h"
 #include "report/compare.h"
 #include "report/csv_report.h"
@@ -378,28 +381,28 @@ int Export(const ResultsCommandOptions& o) {
 // goes through import/. With --format auto, a file is nasperf's when it is a JSON object
 // with a "nasperf" member; nullopt: not nasperf's, let import/ say what it is.
 std::optional<Result<std::vector<RunResult>>> ImportNasperfDocument(const std::string& path, bool named) {
-  constexpr std::streamoff kMaxBytes = 256ll << 20;  // as import/ allows a report
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    if (!named) return std::nullopt;  // import/ words the open error
-    return Result<std::vector<RunResult>>(Status::BadInput(path + ": cannot open"));
+  Result<std::string> text = ReadBoundedFile(path);  // only a regular file, at most 256 MiB
+  if (!text.ok()) {
+    if (!named) return std::nullopt;  // import/ words the error
+    return Result<std::vector<RunResult>>(Status::BadInput(path + ": " + text.status().message()));
   }
-  in.seekg(0, std::ios::end);
-  const std::streamoff size = in.tellg();
-  in.seekg(0);
-  if (size < 0 || size > kMaxBytes) {
-    if (!named) return std::nullopt;
-    return Result<std::vector<RunResult>>(Status::BadInput(path + ": more than the 256 MiB a result document can be"));
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
-  nlohmann::ordered_json doc = nlohmann::ordered_json::parse(text.str(), nullptr, false);
+  const size_t first = text.value().find_first_not_of(" \t\r\n");
+  if (!named && (first == std::string::npos || text.value()[first] != '{')) return std::nullopt;  // not JSON
+  // Before parsing: a value nested 100,000 deep parses, then overflows the stack when
+  // copied or dumped.
+  if (Status deep = CheckJsonDepth(text.value()); !deep.ok())
+    return Result<std::vector<RunResult>>(Status::BadInput(path + ": " + deep.message()));
+  nlohmann::ordered_json doc = nlohmann::ordered_json::parse(text.value(), nullptr, false);
   const bool ours = !doc.is_discarded() && doc.is_object() && doc.contains("nasperf");
   if (!ours && !named) return std::nullopt;
   if (doc.is_discarded())
     return Result<std::vector<RunResult>>(Status::BadInput(path + ": not JSON (expected nasperf's result document)"));
   Result<std::vector<RunResult>> runs = DocumentFromJson(doc);
   if (!runs.ok()) return Result<std::vector<RunResult>>(Status::BadInput(path + ": " + runs.status().message()));
+  for (size_t i = 0; i < runs.value().size(); ++i)  // what `run` would refuse is not stored either
+    if (Status s = CheckImportedRun(runs.value()[i]); !s.ok())
+      return Result<std::vector<RunResult>>(
+          Status::BadInput(path + ": runs[" + std::to_string(i) + "]: " + s.message()));
   for (RunResult& r : runs.value()) {
     r.id = 0;  // a new id in this database
     r.invocation_id = 0;

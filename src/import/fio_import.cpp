@@ -6,6 +6,7 @@
 
 #include "import/fio_options.h"
 #include "import/import_util.h"
+#include "import/json_depth.h"
 
 namespace nasperf::import_detail {
 namespace {
@@ -36,6 +37,12 @@ Result<json> ParseDocument(const SourceText& src, std::vector<std::string>* note
     notes->push_back("skipped " + std::to_string(first) + " line(s) before the JSON, starting " +
                      Quote(Trim(src.lines[0])));
   size_t start = static_cast<size_t>(src.lines[first].data() - src.text.data());
+  // Before parsing: a value nested 100,000 deep parses, then overflows the stack when
+  // copied or dumped.
+  if (size_t deep = JsonDepthExceededAt(std::string_view(src.text).substr(start), kMaxJsonDepth);
+      deep != std::string_view::npos)
+    return BadLine(src, LineOf(src, start + deep),
+                   "JSON nested more than " + std::to_string(kMaxJsonDepth) + " levels deep", kExpectFio);
   std::istringstream in(src.text.substr(start));
   json root;
   try {
