@@ -10,10 +10,12 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 
 #include "import/bounded_read.h"
 #include "import/import_util.h"
 #include "import/run_checks.h"
+#include "import/text_encoding.h"
 
 namespace nasperf {
 
@@ -131,6 +133,25 @@ Status Decode(const std::string& path, ImportFormat format, std::string bytes, S
     }
     if (c == '\n') ++line;
     clean += static_cast<char>(c);
+  }
+  if (size_t bad = import_detail::InvalidUtf8At(clean); bad != std::string_view::npos) {
+    // The Japanese CrystalDiskMark writes its Profile and Comment lines in Shift-JIS: that
+    // is normal, decode it. Any other file is UTF-8 (or UTF-16) or it is refused here,
+    // rather than stored and failing later.
+    const bool cdm = format == ImportFormat::kCrystalDiskMark ||
+                     (format == ImportFormat::kAuto && clean.find("CrystalDiskMark") != std::string::npos);
+    std::optional<std::string> decoded = cdm ? import_detail::DecodeCp932(clean) : std::nullopt;
+    if (!decoded) {
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "0x%02X", static_cast<unsigned char>(clean[bad]));
+      const size_t bad_line = 1 + static_cast<size_t>(std::count(clean.begin(), clean.begin() + bad, '\n'));
+      return BadFile(path,
+                     "line " + std::to_string(bad_line) + ": not UTF-8 text (byte " + hex + ")" +
+                         (cdm ? ", nor Shift-JIS" : "") + "; save it as UTF-8",
+                     Expected(format));
+    }
+    clean = std::move(*decoded);
+    notes->push_back("decoded from Shift-JIS (CP932), as the Japanese CrystalDiskMark saves it");
   }
   if (import_detail::Trim(clean).empty())
     return BadFile(path, clean.empty() ? "line 1: the file is empty" : "line 1: the file holds only white space",
