@@ -157,8 +157,12 @@ int CliMain(int argc, char** argv) {
     return 2;
   }
 
-  // From here on Ctrl-C is ours: it stops the run and the normal unwind removes our files.
-  InstallInterruptHandler();
+  // Commands that run I/O jobs own Ctrl-C and SIGTERM from here on: the flag stops the run
+  // and the normal unwind removes our files. Every other command keeps the default
+  // disposition, so a signal ends it at once wherever it waits (a read of a FIFO, a long
+  // import): nobody would poll the flag there. Its writes are SQLite transactions or a
+  // rename into place, which an abrupt end leaves whole.
+  if (*run_cmd || *quick_cmd || *sweep_cmd || *net_cmd || *agent_cmd || *smb_helper_cmd) InstallInterruptHandler();
   try {
     if (*run_cmd) return RunCommand(run);
     if (*smb_helper_cmd) {
