@@ -285,7 +285,7 @@ TEST(BadInputTest, ImportedNasperfDocumentIsValidatedLikeARun) {
        {std::string(R"({"rw": "read", "bs": -5, "qd": 1, "threads": 1, "size": 1048576})"),
         std::string(R"({"rw": "read", "bs": 0, "qd": 1, "threads": 1, "size": 1048576})"),
         std::string(R"({"rw": "read", "bs": 4096, "qd": 0, "threads": 1, "size": 1048576})"),
-        std::string(R"({"rw": "read", "bs": 4096, "qd": 1, "threads": 1, "size": 1048576, "mix": 500})"),
+        std::string(R"({"rw": "read", "bs": 4096, "qd": 1, "threads": 1, "size": 1048576, "mix_read_pct": 500})"),
         std::string(R"({"rw": "read", "bs": 4096, "qd": 1, "threads": 1, "size": 1048576, "time_s": -3})")}) {
     SCOPED_TRACE(bad);
     ASSERT_TRUE(WriteFileBytes(file, document(bad)));

@@ -51,7 +51,10 @@ Status CheckImportedRun(const RunResult& run) {
     if (Status s = Figure("samples.read_mb_per_s", sample.read_mb_per_s, kMaxImportedMbPerS); !s.ok()) return s;
     if (Status s = Figure("samples.write_mb_per_s", sample.write_mb_per_s, kMaxImportedMbPerS); !s.ok()) return s;
   }
-  // `results list` prints tags on the run's one line.
+  // `results list` prints these on the run's one line.
+  for (const auto& [field, text] : {std::pair<const char*, const std::string&>{"name", run.name},
+                                    {"test", run.test}, {"target", run.target}})
+    if (HasControl(text)) return Status::BadInput(std::string(field) + ": holds a control character (a newline?)");
   for (const auto& [k, v] : run.tags)
     if (k.empty() || HasControl(k) || HasControl(v))
       return Status::BadInput("tags: '" + k + "' holds a control character (a newline?) or is empty");
