@@ -59,6 +59,8 @@ Result<json> ParseDocument(const SourceText& src, std::vector<std::string>* note
       return BadLine(src, line, "the JSON document ends early (truncated file?)",
                      "a complete " + std::string(kExpectFio));
     return BadLine(src, line, "invalid JSON near " + Quote(Trim(src.lines[line - 1])), kExpectFio);
+  } catch (const json::out_of_range& e) {  // 1e400: past a double's range
+    return BadLine(src, first + 1, "a number in the JSON is out of range (" + Quote(e.what()) + ")", kExpectFio);
   }
   std::string rest((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   if (!Trim(rest).empty()) notes->push_back("ignored text after the JSON document: " + Quote(Trim(rest)));
