@@ -1,5 +1,6 @@
 // E2E tests of bad input: exit 2, one stderr line naming the option, nothing on stdout, nothing written.
 #include <sys/mount.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <ostream>
@@ -23,9 +24,11 @@ struct Needles {
 // Runs `args` as given and again with --json; each time: exit status 2, one non-empty
 // line on stderr that contains the needles, nothing on stdout, and `watched_dir` exactly
 // as it was (no .nasperf-* file, nothing else either).
-void ExpectBadInput(const std::vector<std::string>& args, const std::string& watched_dir, const Needles& needles) {
+void ExpectBadInput(const std::vector<std::string>& args, const std::string& watched_dir, const Needles& needles,
+                    bool also_json = true) {
   const std::vector<std::string> before = DirEntries(watched_dir);
   for (bool as_json : {false, true}) {
+    if (as_json && !also_json) continue;
     std::vector<std::string> argv = args;
     if (as_json) argv.push_back("--json");
     SCOPED_TRACE("nasperf " + ::testing::PrintToString(argv));
@@ -62,7 +65,16 @@ struct OptionCase {
   Needles needles;
 };
 
-void PrintTo(const OptionCase& c, std::ostream* os) { *os << c.name << " " << ::testing::PrintToString(c.args); }
+void PrintTo(const OptionCase& c, std::ostream* os) {
+  std::vector<std::string> shown;  // 100 KB arguments cut short
+  for (const std::string& a : c.args) shown.push_back(a.size() > 60 ? a.substr(0, 57) + "..." : a);
+  *os << c.name << " " << ::testing::PrintToString(shown);
+}
+
+// A decimal number far beyond the range of a double.
+std::string HugeNumber() { return "1" + std::string(400, '0'); }
+// 100 KB of letters: under the kernel's 128 KiB limit for one argument.
+std::string LongWord() { return std::string(100000, 'a'); }
 
 const std::vector<OptionCase>& OptionCases() {
   static const std::vector<OptionCase> cases = {
@@ -113,6 +125,36 @@ const std::vector<OptionCase>& OptionCases() {
       {"QuickMissingDirectory", {"quick", "DIR/missing", "--size", "16m"}, {{}, {"TARGET", "DIR/missing"}}},
       {"QuickSmbUrlWithoutShare", {"quick", "smb://nas", "--size", "16m"}, {{"smb://nas", "share"}, {}}},
       {"QuickRejectsRunOnlyOption", {"quick", "DIR", "--size", "16m", "--bs", "4k"}, {{"--bs"}, {}}},
+      // Numbers past what a double holds (~1.8e308) name the option, not "internal error: stod".
+      {"BsPastDoubleRange", {"run", "DIR", "--bs", HugeNumber(), "--size", "1m"}, {{"--bs"}, {}}},
+      {"TimePastDoubleRange", {"run", "DIR", "--time", HugeNumber(), "--size", "1m"}, {{"--time"}, {}}},
+      {"SweepMaxPastDoubleRange", {"sweep", "DIR", "--max", HugeNumber()}, {{"--max"}, {}}},
+      {"NetBsPastDoubleRange", {"net", "127.0.0.1:1", "--bs", HugeNumber()}, {{"--bs"}, {}}},
+      {"NetTimeNotADuration", {"net", "127.0.0.1:1", "--time", "abc"}, {{"--time"}, {}}},
+      // Dates that do not exist.
+      {"SinceImpossibleDate", {"results", "list", "--since", "2026-13-45", "--db", "DIR/r.db"}, {{"--since"}, {}}},
+      {"SinceImpossibleDay", {"results", "list", "--since", "2026-02-30", "--db", "DIR/r.db"}, {{"--since"}, {}}},
+      {"SinceImpossibleTime", {"results", "list", "--since", "2026-01-01T25:00", "--db", "DIR/r.db"}, {{"--since"}, {}}},
+      // Options that contradict each other.
+      {"MixWithoutMixedPattern", {"run", "DIR", "--rw", "read", "--mix", "30", "--size", "1m"}, {{"--mix", "read"}, {}}},
+      {"PsyncWithQueueDepth",
+       {"run", "DIR", "--engine", "psync", "--qd", "8", "--size", "1m"},
+       {{"--qd", "psync", "io_uring"}, {}}},
+      {"AllowDestructiveOnDirectoryTarget",
+       {"run", "DIR", "--rw", "write", "--allow-destructive", "/dev/null", "--size", "1m"},
+       {{"--allow-destructive"}, {}}},
+      {"AgentInsecureWithTokenFile",
+       {"agent", "--insecure", "--token-file", "DIR/token", "--listen", "127.0.0.1:0"},
+       {{"--insecure", "--token-file"}, {}}},
+      // Control characters in a value stay on the one line, escaped.
+      {"ValueWithNewline", {"run", "DIR", "--bs", "4k\nrm -rf", "--size", "1m"}, {{"--bs", "\\n"}, {}}},
+      {"TagWithNewline", {"run", "DIR", "--tag", "k=a\nb", "--size", "1m"}, {{"--tag"}, {}}},
+      {"TagKeyWithNewline", {"run", "DIR", "--tag", "k\nj=v", "--size", "1m"}, {{"--tag"}, {}}},
+      {"InfoUnknownScheme", {"info", "ftp://nas/share"}, {{"ftp"}, {}}},
+      // Long arguments: std::regex recursed once per character and overflowed the stack.
+      {"LongLineRate", {"results", "compare", "1", "2", "--line", LongWord(), "--db", "DIR/r.db"}, {{"--line"}, {}}},
+      {"LongNameWithBadBlockSize", {"run", "DIR", "--name", LongWord(), "--bs", "0", "--size", "1m"}, {{"--bs"}, {}}},
+      {"LongUrlLikeArgument", {"run", "DIR", "--name", "a://" + LongWord(), "--bs", "0", "--size", "1m"}, {{"--bs"}, {}}},
   };
   return cases;
 }
@@ -187,6 +229,105 @@ TEST(BadInputTest, DirectOnFileSystemWithoutODirect) {
                  {{"--direct", "O_DIRECT"}, {}});
   ExpectBadInput({"run", dir.path(), "--direct", "--rw", "randread", "--bs", "4k", "--size", "1m"}, dir.path(),
                  {{"--direct", "O_DIRECT"}, {}});
+}
+
+// `report` writes HTML and takes no --json.
+TEST(BadInputTest, ReportOutputIsADirectory) {
+  TempDir dir;
+  ASSERT_TRUE(dir.ok());
+  ExpectBadInput({"report", "-o", dir.path(), "--last", "1", "--db", dir.Sub("r.db")}, dir.path(),
+                 {{"-o", "directory"}, {}}, false);
+}
+
+// Every command reads its whole command line (to store it, redacted): a long argument
+// must not crash even --version.
+TEST(BadInputTest, LongArgumentDoesNotCrashAnyCommand) {
+  for (const std::string& arg : {LongWord(), "a://" + LongWord(), "x://u:" + LongWord() + "@h/s"}) {
+    CliResult r = RunNasperf({"--version", arg}, 30);
+    EXPECT_EQ(r.term_signal, 0) << "nasperf died of signal " << r.term_signal;
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// Files given to `results import`. "FILE" in args is replaced by the file's path.
+
+void ExpectImportRefused(const std::string& file, const Needles& needles, const std::string& format = "") {
+  TempDir db_dir;
+  ASSERT_TRUE(db_dir.ok());
+  std::vector<std::string> args = {"results", "import", file, "--db", db_dir.Sub("r.db")};
+  if (!format.empty()) args.insert(args.end(), {"--format", format});
+  ExpectBadInput(args, db_dir.path(), needles);
+}
+
+TEST(BadInputTest, ImportOfADeviceIsRefused) {
+  // /dev/zero never ends: it was read until the OOM killer came.
+  ExpectImportRefused("/dev/zero", {{"/dev/zero", "regular file"}, {}});
+  ExpectImportRefused("/dev/zero", {{"/dev/zero", "regular file"}, {}}, "nasperf");
+  ExpectImportRefused("/dev/zero", {{"/dev/zero", "regular file"}, {}}, "fio");
+}
+
+TEST(BadInputTest, ImportOfAFifoIsRefusedWithoutBlocking) {
+  TempDir dir;
+  ASSERT_TRUE(dir.ok());
+  const std::string fifo = dir.Sub("pipe");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  ExpectImportRefused(fifo, {{fifo, "regular file"}, {}});
+  ExpectImportRefused(fifo, {{fifo, "regular file"}, {}}, "nasperf");
+}
+
+// A nasperf result document that says what `run` would refuse.
+TEST(BadInputTest, ImportedNasperfDocumentIsValidatedLikeARun) {
+  TempDir dir;
+  ASSERT_TRUE(dir.ok());
+  const std::string file = dir.Sub("doc.json");
+  auto document = [](const std::string& job) {
+    return R"({"nasperf": {"version": "0.1.0"}, "runs": [{"id": 1, "name": "x", "target": "/tmp",
+      "job": )" + job + R"(, "read": {"bytes": 4096, "ios": 1, "seconds": 1, "mb_per_s": 0.004096, "iops": 1}}]})";
+  };
+  const std::string good = R"({"rw": "read", "bs": 4096, "qd": 1, "threads": 1, "size": 1048576, "engine": "psync"})";
+  ASSERT_TRUE(WriteFileBytes(file, document(good)));
+  {
+    TempDir db;
+    CliResult ok = RunNasperf({"results", "import", file, "--db", db.Sub("r.db")});
+    ASSERT_EQ(ok.exit_code, 0) << "the valid document must import: " << ok.err;
+  }
+  for (const std::string& bad :
+       {std::string(R"({"rw": "read", "bs": -5, "qd": 1, "threads": 1, "size": 1048576})"),
+        std::string(R"({"rw": "read", "bs": 0, "qd": 1, "threads": 1, "size": 1048576})"),
+        std::string(R"({"rw": "read", "bs": 4096, "qd": 0, "threads": 1, "size": 1048576})"),
+        std::string(R"({"rw": "read", "bs": 4096, "qd": 1, "threads": 1, "size": 1048576, "mix_read_pct": 500})"),
+        std::string(R"({"rw": "read", "bs": 4096, "qd": 1, "threads": 1, "size": 1048576, "time_s": -3})")}) {
+    SCOPED_TRACE(bad);
+    ASSERT_TRUE(WriteFileBytes(file, document(bad)));
+    ExpectImportRefused(file, {{file, "job"}, {}});
+  }
+}
+
+// Nested 100,000 deep: the parser and every later dump() recursed once per level.
+TEST(BadInputTest, ImportOfDeeplyNestedJsonIsRefused) {
+  TempDir dir;
+  ASSERT_TRUE(dir.ok());
+  const std::string file = dir.Sub("deep.json");
+  constexpr int kDepth = 100000;
+  const std::string deep = std::string(kDepth, '[') + std::string(kDepth, ']');
+  ASSERT_TRUE(WriteFileBytes(file, R"({"nasperf": {"version": "0.1.0"}, "runs": [{"inventory": )" + deep + "}]}"));
+  ExpectImportRefused(file, {{file, "deep"}, {}});
+  ExpectImportRefused(file, {{file, "deep"}, {}}, "nasperf");
+  ASSERT_TRUE(WriteFileBytes(file, R"({"fio version": "fio-3.33", "jobs": [{"job options": )" + deep + "}]}"));
+  ExpectImportRefused(file, {{file, "deep"}, {}});
+}
+
+// Bytes that are not UTF-8 (and not the Shift-JIS a CrystalDiskMark export may hold).
+TEST(BadInputTest, ImportOfInvalidUtf8IsRefusedWithOneLine) {
+  TempDir dir;
+  ASSERT_TRUE(dir.ok());
+  const std::string file = dir.Sub("iozone.txt");
+  ASSERT_TRUE(WriteFileBytes(file,
+                             "\tIozone: Performance Test of File I/O\n\tRun began: \xFF\xFE\xFF\xC0\x80\n"
+                             "              kB  reclen    write  rewrite    read    reread\n"
+                             "             512       4  1000000  1200000  3000000  3100000\n\niozone test complete.\n"));
+  ExpectImportRefused(file, {{file, "UTF-8"}, {}});
 }
 
 // ---------------------------------------------------------------------------------------

@@ -54,6 +54,10 @@ struct JobSpec {
 
   // Checks what can be checked without looking at the target.
   Status Validate() const;
+  // The numeric limits of Validate (block size, depth, threads, mix, size, times, repeat)
+  // without the engine checks: for jobs other tools or other nasperf versions ran, as in
+  // an imported result document. `has_file`: false for a network test (no file, size 0).
+  Status ValidateLimits(bool has_file) const;
 };
 
 // CrystalDiskMark's name for a workload: "SEQ1M Q8T1", "RND4K Q32T1". quick's tests use

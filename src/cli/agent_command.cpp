@@ -16,6 +16,11 @@ int AgentCommand(const AgentCommandOptions& options) {
   server_options.listen = options.listen;
   server_options.root = options.root;
   server_options.insecure = options.insecure;
+  // Either a token is enforced or there is none: both would print "INSECURE" while the
+  // token is still checked.
+  if (options.insecure && !options.token_file.empty())
+    return ReportFailure(Status::BadInput("agent: --insecure (no token) and --token-file contradict each other; "
+                                          "give one of them"));
   if (!options.token_file.empty()) {
     Result<std::string> token = LoadTokenFile(options.token_file);
     if (!token.ok()) return ReportFailure(token.status());

@@ -6,6 +6,9 @@
 #include <csignal>
 #include <cstdio>
 #include <exception>
+#include <string_view>
+
+#include <fmt/format.h>
 
 #include "cli/clean_command.h"
 #include "cli/command_line.h"
@@ -30,8 +33,29 @@ int ExitCodeFor(const Status& status) {
   }
 }
 
+namespace {
+
+// Errors echo what the user gave (values, file names, lines of files): a newline or an
+// escape sequence in it must not break the one line or drive the terminal. \n, \t, \r
+// and \xNN for the other control bytes.
+std::string OneLine(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (unsigned char c : text) {
+    if (c == '\n') out += "\\n";
+    else if (c == '\t') out += "\\t";
+    else if (c == '\r') out += "\\r";
+    else if (c < 0x20 || c == 0x7F) out += fmt::format("\\x{:02X}", c);
+    else out += static_cast<char>(c);
+  }
+  return out;
+}
+
+}  // namespace
+
 int ReportFailure(const Status& status) {
-  if (!status.ok() && status.kind() != ErrorKind::kInterrupted) std::fprintf(stderr, "nasperf: %s\n", status.message().c_str());
+  if (!status.ok() && status.kind() != ErrorKind::kInterrupted)
+    std::fprintf(stderr, "nasperf: %s\n", OneLine(status.message()).c_str());
   return ExitCodeFor(status);
 }
 
@@ -127,21 +151,23 @@ int CliMain(int argc, char** argv) {
       }
       if (names.empty()) break;
       if (!found) {
-        std::fprintf(stderr, "nasperf: unknown %scommand '%s' (commands: %s)\n", path.c_str(), argv[i], names.c_str());
+        std::fprintf(stderr, "nasperf: unknown %scommand '%s' (commands: %s)\n", path.c_str(), OneLine(argv[i]).c_str(),
+                     names.c_str());
         return 2;
       }
       level = found;
       path += found->get_name() + " ";
     }
-    std::string what = e.what();
-    for (char& c : what)
-      if (c == '\n') c = ' ';
-    std::fprintf(stderr, "nasperf: %s (see nasperf --help)\n", what.c_str());
+    std::fprintf(stderr, "nasperf: %s (see nasperf --help)\n", OneLine(e.what()).c_str());
     return 2;
   }
 
-  // From here on Ctrl-C is ours: it stops the run and the normal unwind removes our files.
-  InstallInterruptHandler();
+  // Commands that run I/O jobs own Ctrl-C and SIGTERM from here on: the flag stops the run
+  // and the normal unwind removes our files. Every other command keeps the default
+  // disposition, so a signal ends it at once wherever it waits (a read of a FIFO, a long
+  // import): nobody would poll the flag there. Its writes are SQLite transactions or a
+  // rename into place, which an abrupt end leaves whole.
+  if (*run_cmd || *quick_cmd || *sweep_cmd || *net_cmd || *agent_cmd || *smb_helper_cmd) InstallInterruptHandler();
   try {
     if (*run_cmd) return RunCommand(run);
     if (*smb_helper_cmd) {
@@ -160,7 +186,7 @@ int CliMain(int argc, char** argv) {
     if (*info_cmd) return InfoCommand(info_target, info_json);
     if (*clean_cmd) return CleanCommand(clean);
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "nasperf: internal error: %s\n", e.what());
+    std::fprintf(stderr, "nasperf: internal error: %s\n", OneLine(e.what()).c_str());
     return 1;
   }
   return 2;

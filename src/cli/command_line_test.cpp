@@ -18,5 +18,24 @@ TEST(RedactedCommandLine, HidesPasswordsEverywhere) {
   EXPECT_EQ(Redact({"nasperf", "--token", "abc"}).find("abc"), std::string::npos);
 }
 
+TEST(RedactedCommandLine, HidesInlineSecretsInAnyCase) {
+  EXPECT_EQ(Redact({"nasperf", "TOKEN=abc"}), "nasperf 'TOKEN=***'");
+  EXPECT_EQ(Redact({"nasperf", "--Secret=a b\nc"}), "nasperf '--Secret=***'");
+  EXPECT_EQ(Redact({"nasperf", "--passwords=abc"}), "nasperf --passwords=abc");
+  EXPECT_EQ(Redact({"nasperf", "nfs://host:2049/export"}), "nasperf nfs://host:2049/export");
+}
+
+// The kernel takes arguments up to 128 KiB; the redaction once recursed per character.
+TEST(RedactedCommandLine, LongArgumentsAreScannedWithoutRecursion) {
+  const std::string letters(1 << 20, 'a');
+  EXPECT_EQ(Redact({"nasperf", letters.c_str()}), "nasperf " + letters);
+  const std::string url = "smb://bob:" + letters + "@nas/share";
+  EXPECT_EQ(Redact({"nasperf", url.c_str()}), "nasperf 'smb://bob:***@nas/share'");
+  const std::string scheme = letters + "://" + letters;
+  EXPECT_EQ(Redact({"nasperf", scheme.c_str()}), "nasperf " + scheme);
+  const std::string secret = "--password=" + letters;
+  EXPECT_EQ(Redact({"nasperf", secret.c_str()}), "nasperf '--password=***'");
+}
+
 }  // namespace
 }  // namespace nasperf

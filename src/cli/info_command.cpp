@@ -9,6 +9,7 @@
 #include "cli/commands.h"
 #include "nasperf/status.h"
 #include "nasperf/version.h"
+#include "proto/url.h"
 #include "sysinfo/inventory.h"
 
 namespace nasperf {
@@ -16,6 +17,10 @@ namespace nasperf {
 int InfoCommand(const std::string& target_arg, bool json) {
   std::string target = target_arg.empty() ? "." : target_arg;
   bool is_url = target.find("://") != std::string::npos;
+  if (is_url) {  // an unknown scheme (ftp://) or a malformed URL is bad input, as in `run`
+    Result<ProtocolUrl> url = ParseProtocolUrl(target);
+    if (!url.ok()) return ReportFailure(url.status());
+  }
   if (target != "null:" && !is_url) {
     struct stat st;
     if (stat(target.c_str(), &st) != 0) {

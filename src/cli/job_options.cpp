@@ -23,6 +23,10 @@ Result<std::map<std::string, std::string>> ParseTags(const std::vector<std::stri
   for (const std::string& tag : tags) {
     size_t eq = tag.find('=');
     if (eq == 0 || eq == std::string::npos) return Status::BadInput(what + ": '" + tag + "' is not key=value");
+    // A tag is printed on one line of `results list`: no newline, tab or other control byte.
+    for (unsigned char c : tag)
+      if (c < 0x20 || c == 0x7F)
+        return Status::BadInput(what + ": '" + tag + "' holds a control character (a newline?); tags are one line");
     out[tag.substr(0, eq)] = tag.substr(eq + 1);
   }
   return out;
@@ -70,9 +74,15 @@ Result<JobSpec> BuildJob(const JobOptions& o, const Target& target) {
   if (!rw) return Status::BadInput("--rw: '" + o.rw + "' is not one of read, write, randread, randwrite, rw, randrw");
   job.rw = *rw;
 
-  Result<uint64_t> mix = ParseCount(o.mix, "--mix");
-  if (!mix.ok()) return Status::BadInput("--mix: '" + o.mix + "' is outside 0..100 (percent of I/Os that are reads)");
-  job.read_mix_pct = static_cast<int>(std::min<uint64_t>(mix.value(), 1000));
+  if (!o.mix.empty()) {  // empty: not given, 50 %
+    Result<uint64_t> mix = ParseCount(o.mix, "--mix");
+    if (!mix.ok()) return Status::BadInput("--mix: '" + o.mix + "' is outside 0..100 (percent of I/Os that are reads)");
+    job.read_mix_pct = static_cast<int>(std::min<uint64_t>(mix.value(), 1000));
+    // A mix the job cannot honour would be stored as if it had run.
+    if (!(DoesReads(job.rw) && DoesWrites(job.rw)))
+      return Status::BadInput("--mix: applies to --rw rw and randrw only; --rw " + o.rw + " does only " +
+                              (DoesReads(job.rw) ? "reads" : "writes"));
+  }
 
   Result<uint64_t> bs = ParseSize(o.bs);
   if (!bs.ok()) return Status::BadInput("--bs: " + bs.status().message());

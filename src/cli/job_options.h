@@ -35,7 +35,7 @@ Result<std::map<std::string, std::string>> ParseTags(const std::vector<std::stri
 struct JobOptions {
   std::string target = ".";
   std::string rw = "read";
-  std::string mix = "50";
+  std::string mix;  // empty: not given (50 % for rw and randrw)
   std::string bs = "1m";
   std::string qd = "1";
   std::string threads = "1";

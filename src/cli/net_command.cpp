@@ -102,7 +102,7 @@ int NetCommand(const NetCommandOptions& o) {
   if (streams.value() < 1 || streams.value() > kMaxStreams)
     return ReportFailure(Status::BadInput(fmt::format("--streams must be 1..{}, not {}", kMaxStreams, o.streams)));
   Result<double> seconds = ParseDuration(o.time);
-  if (!seconds.ok()) return ReportFailure(seconds.status());
+  if (!seconds.ok()) return ReportFailure(Status::BadInput("--time: " + seconds.status().message()));
   if (!(seconds.value() > 0) || seconds.value() > 3600)
     return ReportFailure(Status::BadInput(fmt::format("--time must be more than 0 and at most 1h, not '{}'", o.time)));
   Result<double> omit = ParseDuration(o.omit);
@@ -110,7 +110,7 @@ int NetCommand(const NetCommandOptions& o) {
   if (!(omit.value() >= 0) || omit.value() > 60)
     return ReportFailure(Status::BadInput(fmt::format("--omit must be 0 .. 60 s, not '{}'", o.omit)));
   Result<uint64_t> bs = ParseSize(o.bs);
-  if (!bs.ok()) return ReportFailure(bs.status());
+  if (!bs.ok()) return ReportFailure(Status::BadInput("--bs: " + bs.status().message()));
   if (bs.value() < 1 || bs.value() > (64ull << 20))
     return ReportFailure(Status::BadInput(fmt::format("--bs must be 1 B .. 64 MiB, not '{}'", o.bs)));
   Result<AgentAddress> address = ParseAgentAddress(o.address);

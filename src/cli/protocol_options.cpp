@@ -1,6 +1,8 @@
 // ProtocolOptions -> TargetOptions: credentials and the connect timeout.
 #include "cli/protocol_options.h"
 
+#include <sys/stat.h>
+
 #include <cstdlib>
 
 #include "core/units.h"
@@ -28,6 +30,17 @@ Result<TargetOptions> BuildTargetOptions(const ProtocolOptions& options, const s
     return Status::BadInput("--connect-timeout: " + options.connect_timeout + " is outside 100ms..10m");
   out.connect_timeout_ms = static_cast<uint32_t>(timeout.value() * 1000 + 0.5);
 
+  // --allow-destructive names the block device (or iscsi:// LUN) being written; beside a
+  // directory or file target it allows nothing, and accepting it silently would suggest
+  // it did.
+  if (!out.allow_destructive.empty() && target.find("://") == std::string::npos && target != "null:") {
+    struct stat st {};
+    const std::string& path = target.empty() ? std::string(".") : target;
+    if (::stat(path.c_str(), &st) == 0 && !S_ISBLK(st.st_mode))
+      return Status::BadInput("--allow-destructive: names a block device to write, but TARGET " + path + " is " +
+                              (S_ISDIR(st.st_mode) ? "a directory" : "not a block device") +
+                              "; drop --allow-destructive");
+  }
   // SMB logs in as a user; iSCSI may ask for CHAP; libnfs's NFSv3 has AUTH_SYS only.
   const bool takes_login = target.rfind("smb://", 0) == 0 || target.rfind("iscsi://", 0) == 0;
   if (!takes_login && !options.user.empty())

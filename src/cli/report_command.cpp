@@ -2,6 +2,7 @@
 #include "cli/report_command.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <sys/xattr.h>
 #include <unistd.h>
 
@@ -46,6 +47,13 @@ Status WriteAtomically(const std::string& path, const std::string& text) {
 }  // namespace
 
 int ReportCommand(const ReportCommandOptions& o) {
+  // -o names the file to write; checked first, so nothing is read or written for nothing.
+  struct stat out_st {};
+  if (::stat(o.output.c_str(), &out_st) == 0 && !S_ISREG(out_st.st_mode))
+    return ReportFailure(Status::BadInput("-o: " + o.output + " is " +
+                                          (S_ISDIR(out_st.st_mode) ? "a directory" : "not a regular file") +
+                                          "; give the HTML file to write, e.g. " + o.output +
+                                          (S_ISDIR(out_st.st_mode) ? "/report.html" : ".html")));
   std::vector<ReportLine> lines = DefaultReportLines();
   for (const std::string& text : o.lines) {
     Result<ReportLine> line = ParseReportLine(text);

@@ -9,7 +9,6 @@
 #include <iostream>
 #include <sstream>
 #include <algorithm>
-#include <regex>
 #include <set>
 
 #include <fmt/format.h>
@@ -17,7 +16,10 @@
 #include "cli/commands.h"
 #include "cli/stored_items.h"
 #include "core/units.h"
+#include "import/bounded_read.h"
 #include "import/import.h"
+#include "import/json_depth.h"
+#include "import/run_checks.h"
 #include "platform/clock.h"
 #include "report/compare.h"
 #include "report/csv_report.h"
@@ -47,6 +49,37 @@ Result<ResultsStore> OpenStore(const ResultsCommandOptions& o, Access access) {
   return access == Access::kRead ? ResultsStore::OpenReadOnly(path) : ResultsStore::Open(path);
 }
 
+// YYYY-MM-DD, then optionally [T ]HH, :MM, :SS and Z: a day that exists (2026-02-30 and
+// 2026-13-45 do not) and a time of day. Scanned by hand, without std::regex.
+bool IsCalendarDate(const std::string& text) {
+  size_t i = 0;
+  auto number = [&](size_t digits, int* value) {
+    if (text.size() - i < digits) return false;
+    *value = 0;
+    for (size_t end = i + digits; i < end; ++i) {
+      if (text[i] < '0' || text[i] > '9') return false;
+      *value = *value * 10 + (text[i] - '0');
+    }
+    return true;
+  };
+  auto literal = [&](char c) { return i < text.size() && text[i] == c ? (++i, true) : false; };
+  int year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0;
+  if (!number(4, &year) || !literal('-') || !number(2, &month) || !literal('-') || !number(2, &day)) return false;
+  if (month < 1 || month > 12) return false;
+  static const int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  const bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+  if (day < 1 || day > kDays[month - 1] + (month == 2 && leap ? 1 : 0)) return false;
+  if (i == text.size()) return true;
+  if (!literal('T') && !literal(' ')) return false;
+  if (!number(2, &hour) || hour > 23) return false;
+  if (literal(':')) {
+    if (!number(2, &minute) || minute > 59) return false;
+    if (literal(':') && (!number(2, &second) || second > 59)) return false;
+  }
+  literal('Z');
+  return i == text.size();
+}
+
 Result<RunFilter> BuildFilter(const ResultsCommandOptions& o) {
   RunFilter filter;
   Result<std::map<std::string, std::string>> tags = ParseTags(o.tags);
@@ -55,9 +88,8 @@ Result<RunFilter> BuildFilter(const ResultsCommandOptions& o) {
   filter.name = o.name;
   filter.target = o.target;
   if (!o.since.empty()) {
-    static const std::regex date(R"(^\d{4}-\d{2}-\d{2}([T ]\d{2}(:\d{2}(:\d{2})?)?Z?)?$)");
-    if (!std::regex_match(o.since, date))
-      return Status::BadInput("--since: '" + o.since + "' is not a date (YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS)");
+    if (!IsCalendarDate(o.since))
+      return Status::BadInput("--since: '" + o.since + "' is not a date (YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS, UTC)");
     filter.since = o.since;
     if (filter.since.size() > 10) filter.since[10] = 'T';
   }
@@ -351,28 +383,28 @@ int Export(const ResultsCommandOptions& o) {
 // goes through import/. With --format auto, a file is nasperf's when it is a JSON object
 // with a "nasperf" member; nullopt: not nasperf's, let import/ say what it is.
 std::optional<Result<std::vector<RunResult>>> ImportNasperfDocument(const std::string& path, bool named) {
-  constexpr std::streamoff kMaxBytes = 256ll << 20;  // as import/ allows a report
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    if (!named) return std::nullopt;  // import/ words the open error
-    return Result<std::vector<RunResult>>(Status::BadInput(path + ": cannot open"));
+  Result<std::string> text = ReadBoundedFile(path);  // only a regular file, at most 256 MiB
+  if (!text.ok()) {
+    if (!named) return std::nullopt;  // import/ words the error
+    return Result<std::vector<RunResult>>(Status::BadInput(path + ": " + text.status().message()));
   }
-  in.seekg(0, std::ios::end);
-  const std::streamoff size = in.tellg();
-  in.seekg(0);
-  if (size < 0 || size > kMaxBytes) {
-    if (!named) return std::nullopt;
-    return Result<std::vector<RunResult>>(Status::BadInput(path + ": more than the 256 MiB a result document can be"));
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
-  nlohmann::ordered_json doc = nlohmann::ordered_json::parse(text.str(), nullptr, false);
+  const size_t first = text.value().find_first_not_of(" \t\r\n");
+  if (!named && (first == std::string::npos || text.value()[first] != '{')) return std::nullopt;  // not JSON
+  // Before parsing: a value nested 100,000 deep parses, then overflows the stack when
+  // copied or dumped.
+  if (Status deep = CheckJsonDepth(text.value()); !deep.ok())
+    return Result<std::vector<RunResult>>(Status::BadInput(path + ": " + deep.message()));
+  nlohmann::ordered_json doc = nlohmann::ordered_json::parse(text.value(), nullptr, false);
   const bool ours = !doc.is_discarded() && doc.is_object() && doc.contains("nasperf");
   if (!ours && !named) return std::nullopt;
   if (doc.is_discarded())
     return Result<std::vector<RunResult>>(Status::BadInput(path + ": not JSON (expected nasperf's result document)"));
   Result<std::vector<RunResult>> runs = DocumentFromJson(doc);
   if (!runs.ok()) return Result<std::vector<RunResult>>(Status::BadInput(path + ": " + runs.status().message()));
+  for (size_t i = 0; i < runs.value().size(); ++i)  // what `run` would refuse is not stored either
+    if (Status s = CheckImportedRun(runs.value()[i]); !s.ok())
+      return Result<std::vector<RunResult>>(
+          Status::BadInput(path + ": runs[" + std::to_string(i) + "]: " + s.message()));
   for (RunResult& r : runs.value()) {
     r.id = 0;  // a new id in this database
     r.invocation_id = 0;

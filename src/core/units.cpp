@@ -3,7 +3,9 @@
 
 #include <cstdio>
 
+#include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <cmath>
 #include <limits>
 #include <string_view>
@@ -35,7 +37,14 @@ bool SplitNumber(const std::string& text, double* number, std::string* suffix) {
     ++i;
   }
   if (!digits) return false;
-  *number = std::stod(text.substr(0, i));
+  // from_chars, not stod: a number past a double's range (1e400) is a bad size, not an
+  // out_of_range exception. Such a number is "absurdly large" to every caller.
+  auto [end, ec] = std::from_chars(text.data(), text.data() + i, *number, std::chars_format::fixed);
+  if (ec == std::errc::result_out_of_range) {  // too large, or too small (0.000...1): which?
+    const size_t whole_end = std::min(text.find('.'), i);
+    const bool large = text.find_first_not_of('0') < whole_end;
+    *number = large ? std::numeric_limits<double>::infinity() : 0.0;
+  } else if (ec != std::errc() || end != text.data() + i) return false;
   *suffix = Lower(std::string_view(text).substr(i));
   while (!suffix->empty() && suffix->front() == ' ') suffix->erase(0, 1);
   return true;
@@ -62,7 +71,7 @@ Result<uint64_t> ParseSize(const std::string& text) {
     return Status::BadInput("unknown size unit '" + text.substr(text.size() - unit.size()) + "' in '" + text +
                             "' (use k/m/g/t or KiB/MiB/GiB/TiB for binary, KB/MB/GB/TB for decimal)");
   double bytes = number * multiplier;
-  if (bytes > 1e18) return Status::BadInput("size '" + text + "' is absurdly large");
+  if (!(bytes <= 1e18)) return Status::BadInput("size '" + text + "' is absurdly large");
   double whole = std::round(bytes);
   if (std::fabs(bytes - whole) > 1e-6) return Status::BadInput("size '" + text + "' is not a whole number of bytes");
   return static_cast<uint64_t>(whole);
@@ -79,7 +88,7 @@ Result<double> ParseDuration(const std::string& text) {
   else if (unit == "m" || unit == "min") seconds = number * 60;
   else if (unit == "h") seconds = number * 3600;
   else return Status::BadInput("unknown time unit in '" + text + "' (use ms, s, m or h)");
-  if (seconds > 365.0 * 24 * 3600) return Status::BadInput("duration '" + text + "' is absurdly long");
+  if (!(seconds <= 365.0 * 24 * 3600)) return Status::BadInput("duration '" + text + "' is absurdly long");
   return seconds;
 }
 

@@ -63,4 +63,25 @@ TEST(FormatSize, ExactBinaryUnits) {
 }
 
 }  // namespace
+// Past a double's range (~1.8e308) std::stod threw out_of_range: "internal error: stod".
+TEST(ParseSize, NumbersPastDoubleRangeAreBadInput) {
+  const std::string huge = "1" + std::string(400, '0');
+  for (const std::string& text : {huge, huge + "k", huge + ".5"}) {
+    SCOPED_TRACE(text);
+    Result<uint64_t> r = ParseSize(text);
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.status().kind(), ErrorKind::kBadInput);
+  }
+}
+
+TEST(ParseDuration, NumbersPastDoubleRangeAreBadInput) {
+  const std::string huge = "1" + std::string(400, '0');
+  for (const std::string& text : {huge, huge + "s", huge + "ms"}) {
+    SCOPED_TRACE(text);
+    Result<double> r = ParseDuration(text);
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.status().kind(), ErrorKind::kBadInput);
+  }
+}
+
 }  // namespace nasperf

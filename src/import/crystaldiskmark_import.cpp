@@ -3,8 +3,10 @@
 //   CDM 7/8: "[Read]" / "[Write]" sections of "  SEQ    1MiB (Q=  8, T= 1):   545.113 MB/s
 //            [    519.9 IOPS] < 15339.92 us>" (CDM 7 spells "Sequential" / "Random").
 //   CDM 5/6: "  Random Read 4KiB (Q= 32,T= 1) :    33.730 MB/s [  8234.9 IOPS]".
+#include <cctype>
+#include <initializer_list>
 #include <optional>
-#include <regex>
+#include <string_view>
 
 #include "core/units.h"
 #include "import/import_util.h"
@@ -14,6 +16,102 @@ namespace {
 
 constexpr const char* kExpectResult =
     "a result line like '  SEQ    1MiB (Q=  8, T= 1):   545.113 MB/s [    519.9 IOPS] < 15339.92 us>'";
+
+// A cursor over one line, for the fixed shapes CrystalDiskMark prints. Hand-written, one
+// pass: std::regex recursed once per character and a long footer line overflowed the stack.
+struct Scan {
+  std::string_view s;
+  size_t i = 0;
+
+  bool End() const { return i == s.size(); }
+  static bool Space(char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; }
+  static bool Digit(char c) { return c >= '0' && c <= '9'; }
+  // \s*
+  void Spaces() {
+    while (i < s.size() && Space(s[i])) ++i;
+  }
+  // \s+
+  bool SomeSpaces() {
+    const size_t start = i;
+    Spaces();
+    return i > start;
+  }
+  bool Lit(std::string_view text) {
+    if (s.substr(i, text.size()) != text) return false;
+    i += text.size();
+    return true;
+  }
+  // \d+
+  bool Digits(std::string* out) {
+    const size_t start = i;
+    while (i < s.size() && Digit(s[i])) ++i;
+    if (out) *out = std::string(s.substr(start, i - start));
+    return i > start;
+  }
+  // \S+
+  bool Token(std::string* out) {
+    const size_t start = i;
+    while (i < s.size() && !Space(s[i])) ++i;
+    *out = std::string(s.substr(start, i - start));
+    return i > start;
+  }
+  // One of `choices`, the first that matches.
+  bool OneOf(std::initializer_list<std::string_view> choices, std::string* out) {
+    for (std::string_view c : choices)
+      if (Lit(c)) {
+        *out = std::string(c);
+        return true;
+      }
+    return false;
+  }
+  // \d+(\.\d+)? — a number as CrystalDiskMark prints sizes and percentages.
+  bool Decimal(std::string* out) {
+    const size_t start = i;
+    if (!Digits(nullptr)) return false;
+    const size_t whole_end = i;
+    if (Lit(".") && !Digits(nullptr)) i = whole_end;
+    if (out) *out = std::string(s.substr(start, i - start));
+    return true;
+  }
+};
+
+// "(x5)" anywhere in `value`: the number of runs.
+std::string FindRuns(std::string_view value) {
+  for (size_t at = value.find("(x"); at != std::string_view::npos; at = value.find("(x", at + 1)) {
+    Scan c{value, at + 2};
+    std::string n;
+    if (c.Digits(&n) && c.Lit(")")) return n;
+  }
+  return "";
+}
+
+// "[Z: 42% (...)]" anywhere in `value`: what precedes the first ':' (within the brackets)
+// that is followed by a percentage. A '[' that fails spares the scan of those after it up to
+// the next ']': they would see the same colons. Linear.
+std::string FindTarget(std::string_view value) {
+  size_t open = value.find('[');
+  while (open != std::string_view::npos) {
+    size_t close = value.find(']', open + 1);
+    size_t end = close == std::string_view::npos ? value.size() : close;
+    for (size_t colon = value.find(':', open + 2); colon < end; colon = value.find(':', colon + 1)) {
+      Scan c{value, colon + 1};
+      c.Spaces();
+      if (c.Decimal(nullptr) && c.Lit("%")) return std::string(value.substr(open + 1, colon - open - 1));
+    }
+    open = close == std::string_view::npos ? close : value.find('[', close + 1);
+  }
+  return "";
+}
+
+// "Measure 5 sec" anywhere in `value`: the seconds.
+std::string FindMeasure(std::string_view value) {
+  for (size_t at = value.find("Measure"); at != std::string_view::npos; at = value.find("Measure", at + 1)) {
+    Scan c{value, at + 7};
+    std::string n;
+    if (c.SomeSpaces() && c.Digits(&n) && (c.Spaces(), c.Lit("sec"))) return n;
+  }
+  return "";
+}
 
 // The export's header and footer: what every test of the file shares.
 struct CdmFacts {
@@ -57,26 +155,24 @@ bool Count(const std::string& text, uint32_t* value) {
 
 // The footer's "Key: value" lines (CDM 5/6 write "Key : value"); false for other lines.
 bool ReadFooterLine(std::string_view t, CdmFacts* facts) {
-  static const std::regex kKeyValue(R"(^(Profile|Test|Mode|Time|Date|OS|Comment)\s*:\s*(.*)$)");
-  std::string line(t);
-  std::smatch m;
-  if (!std::regex_match(line, m, kKeyValue)) return false;
-  std::string key = m[1], value = std::string(Trim(m[2].str()));
+  Scan line{t};
+  std::string key;
+  if (!line.OneOf({"Profile", "Test", "Mode", "Time", "Date", "OS", "Comment"}, &key)) return false;
+  line.Spaces();
+  if (!line.Lit(":")) return false;
+  std::string value = std::string(Trim(t.substr(line.i)));
   if (key == "Test") {
     facts->has_test_line = true;
-    std::smatch s;
-    static const std::regex kSize(R"(^(\d+(?:\.\d+)?)\s*(GiB|MiB|KiB|GB|MB|KB))");
-    if (std::regex_search(value, s, kSize))
-      if (Result<uint64_t> size = ParseSize(s[1].str() + s[2].str()); size.ok()) facts->size = size.value();
-    static const std::regex kRuns(R"(\(x(\d+)\))");
-    if (std::regex_search(value, s, kRuns)) facts->runs = s[1];
-    static const std::regex kTarget(R"(\[([^\]]+?):\s*\d+(?:\.\d+)?%)");
-    if (std::regex_search(value, s, kTarget)) facts->target = s[1].length() == 1 ? s[1].str() + ":" : s[1].str();
+    Scan size{value};
+    std::string number, unit;
+    if (size.Decimal(&number) && (size.Spaces(), size.OneOf({"GiB", "MiB", "KiB", "GB", "MB", "KB"}, &unit)))
+      if (Result<uint64_t> bytes = ParseSize(number + unit); bytes.ok()) facts->size = bytes.value();
+    if (std::string runs = FindRuns(value); !runs.empty()) facts->runs = runs;
+    if (std::string target = FindTarget(value); !target.empty())
+      facts->target = target.size() == 1 ? target + ":" : target;
     facts->notes.push_back("CrystalDiskMark test: " + value);
   } else if (key == "Time") {
-    static const std::regex kMeasure(R"(Measure\s+(\d+)\s*sec)");
-    std::smatch s;
-    if (std::regex_search(value, s, kMeasure)) ParsePlainDecimal(s[1].str(), &facts->measure_s);
+    if (std::string measure = FindMeasure(value); !measure.empty()) ParsePlainDecimal(measure, &facts->measure_s);
   } else if (key == "Date") {
     facts->notes.push_back("CrystalDiskMark date " + value + " (local time, zone not recorded)");
   } else if (key != "Mode" && !value.empty()) {
@@ -89,36 +185,89 @@ bool ReadFooterLine(std::string_view t, CdmFacts* facts) {
 
 // One result line, or nullopt when the line is not a result at all. `section` is the
 // current [Read]/[Write] section ('r', 'w', 'm' for [Mix], 0 before any).
+// CDM 7/8: "  SEQ    1MiB (Q=  8, T= 1):   545.113 MB/s [    519.9 IOPS] < 15339.92 us>".
+struct ModernLine {
+  std::string kind, bs, unit, qd, threads, mb_per_s, iops, lat_us;
+};
+bool ParseModern(std::string_view line, ModernLine* m) {
+  Scan c{line};
+  c.Spaces();
+  return c.OneOf({"SEQ", "RND", "Sequential", "Random"}, &m->kind) && c.SomeSpaces() && c.Digits(&m->bs) &&
+         c.OneOf({"KiB", "MiB"}, &m->unit) && (c.Spaces(), c.Lit("(Q=")) && (c.Spaces(), c.Digits(&m->qd)) &&
+         c.Lit(",") && (c.Spaces(), c.Lit("T=")) && (c.Spaces(), c.Digits(&m->threads)) && c.Lit(")") &&
+         (c.Spaces(), c.Lit(":")) && (c.Spaces(), c.Token(&m->mb_per_s)) && c.SomeSpaces() && c.Lit("MB/s") &&
+         (c.Spaces(), c.Lit("[")) && (c.Spaces(), c.Token(&m->iops)) && c.SomeSpaces() && c.Lit("IOPS") &&
+         (c.Spaces(), c.Lit("]")) && (c.Spaces(), c.Lit("<")) && (c.Spaces(), c.Token(&m->lat_us)) &&
+         c.SomeSpaces() && c.Lit("us") && (c.Spaces(), c.Lit(">")) && (c.Spaces(), c.End());
+}
+
+// CDM 5/6: "  Random Read 4KiB (Q= 32,T= 1) :    33.730 MB/s [  8234.9 IOPS]"; the block
+// size, the queue depth and the IOPS are each optional.
+struct ClassicLine {
+  std::string kind, direction, bs, qd, threads, mb_per_s, iops;
+  bool has_bs = false, has_qd = false, has_iops = false;
+};
+bool ParseClassic(std::string_view line, ClassicLine* m) {
+  Scan c{line};
+  c.Spaces();
+  if (!c.OneOf({"Sequential", "Random"}, &m->kind) || !c.SomeSpaces() || !c.OneOf({"Read", "Write"}, &m->direction))
+    return false;
+  Scan bs = c;
+  if (bs.SomeSpaces() && bs.Digits(&m->bs) && bs.Lit("KiB")) {
+    m->has_bs = true;
+    c = bs;
+  }
+  c.Spaces();
+  if (!c.Lit("(")) return false;
+  Scan qd = c;
+  if (qd.Lit("Q=") && (qd.Spaces(), qd.Digits(&m->qd)) && qd.Lit(",")) {
+    qd.Spaces();
+    m->has_qd = true;
+    c = qd;
+  }
+  if (!c.Lit("T=") || (c.Spaces(), !c.Digits(&m->threads)) || !c.Lit(")") || (c.Spaces(), !c.Lit(":")) ||
+      (c.Spaces(), !c.Token(&m->mb_per_s)) || !c.SomeSpaces() || !c.Lit("MB/s"))
+    return false;
+  Scan iops = c;
+  if ((iops.Spaces(), iops.Lit("[")) && (iops.Spaces(), iops.Token(&m->iops)) && iops.SomeSpaces() &&
+      iops.Lit("IOPS") && (iops.Spaces(), iops.Lit("]"))) {
+    m->has_iops = true;
+    c = iops;
+  }
+  c.Spaces();
+  return c.End();
+}
+
+// One result line, or nullopt when the line is not a result at all. `section` is the
+// current [Read]/[Write] section ('r', 'w', 'm' for [Mix], 0 before any).
 Result<std::optional<CdmResult>> ReadResultLine(const SourceText& src, size_t n, char section) {
-  static const std::regex kModern(
-      R"(^\s*(SEQ|RND|Sequential|Random)\s+(\d+)(KiB|MiB)\s*\(Q=\s*(\d+),\s*T=\s*(\d+)\)\s*:\s*(\S+)\s+MB/s\s*\[\s*(\S+)\s+IOPS\s*\]\s*<\s*(\S+)\s+us\s*>\s*$)");
-  static const std::regex kClassic(
-      R"(^\s*(Sequential|Random)\s+(Read|Write)(?:\s+(\d+)(KiB))?\s*\((?:Q=\s*(\d+),\s*)?T=\s*(\d+)\)\s*:\s*(\S+)\s+MB/s(?:\s*\[\s*(\S+)\s+IOPS\s*\])?\s*$)");
-  std::string line(src.lines[n - 1]);
-  std::smatch m;
+  std::string_view line = src.lines[n - 1];
   CdmResult r;
   bool numbers_ok = true;
-  if (std::regex_match(line, m, kModern)) {
+  ModernLine modern;
+  ClassicLine classic;
+  if (ParseModern(line, &modern)) {
     if (section == 0)
       return BadLine(src, n, "a result line outside a [Read] or [Write] section", "it under [Read] or [Write]");
     if (section == 'm') return std::optional<CdmResult>();  // [Mix]: handled by the caller's note
     r.write = section == 'w';
-    r.random = m[1] == "RND" || m[1] == "Random";
-    r.bs = BlockBytes(m[2], m[3]);
+    r.random = modern.kind == "RND" || modern.kind == "Random";
+    r.bs = BlockBytes(modern.bs, modern.unit);
     double iops = 0, lat_us = 0;
-    numbers_ok = Count(m[4], &r.qd) && Count(m[5], &r.threads) && Figure(m[6], &r.mb_per_s) && Figure(m[7], &iops) &&
-                 Figure(m[8], &lat_us);
+    numbers_ok = Count(modern.qd, &r.qd) && Count(modern.threads, &r.threads) && Figure(modern.mb_per_s, &r.mb_per_s) &&
+                 Figure(modern.iops, &iops) && Figure(modern.lat_us, &lat_us);
     r.iops = iops;
     r.lat_us = lat_us;
-  } else if (std::regex_match(line, m, kClassic)) {
-    r.write = m[2] == "Write";
-    r.random = m[1] == "Random";
+  } else if (ParseClassic(line, &classic)) {
+    r.write = classic.direction == "Write";
+    r.random = classic.kind == "Random";
     // CrystalDiskMark 5/6 ran DiskSpd with -b128K for "Sequential (Q=..)", -b1M for "Sequential (T=1)".
-    r.bs = r.random ? BlockBytes(m[3].matched ? m[3].str() : "4", "KiB") : (m[5].matched ? 128u << 10 : 1u << 20);
-    numbers_ok = (!m[5].matched || Count(m[5], &r.qd)) && Count(m[6], &r.threads) && Figure(m[7], &r.mb_per_s);
-    if (m[8].matched) {
+    r.bs = r.random ? BlockBytes(classic.has_bs ? classic.bs : "4", "KiB") : (classic.has_qd ? 128u << 10 : 1u << 20);
+    numbers_ok = (!classic.has_qd || Count(classic.qd, &r.qd)) && Count(classic.threads, &r.threads) &&
+                 Figure(classic.mb_per_s, &r.mb_per_s);
+    if (classic.has_iops) {
       double iops = 0;
-      numbers_ok = numbers_ok && Figure(m[8], &iops);
+      numbers_ok = numbers_ok && Figure(classic.iops, &iops);
       r.iops = iops;
     }
   } else {
@@ -176,19 +325,23 @@ RunResult MakeRun(const CdmFacts& facts, const CdmResult& r) {
 }  // namespace
 
 Result<std::vector<RunResult>> ImportCrystalDiskMark(const SourceText& src) {
+  if (Status s = CheckLineLengths(src, "a CrystalDiskMark text export"); !s.ok()) return s;
   CdmFacts facts;
   std::vector<CdmResult> results;
   char section = 0;
   bool mix_skipped = false;
-  static const std::regex kHeader(R"(^CrystalDiskMark\s+(\d+(?:\.\d+)*))");
   for (size_t n = 1; n <= src.lines.size(); ++n) {
     std::string_view t = Trim(src.lines[n - 1]);
-    std::string line(t);
-    std::smatch m;
-    if (facts.version.empty() && std::regex_search(line, m, kHeader)) {
-      facts.version = m[1];
-      facts.header_line = n;
-      continue;
+    if (facts.version.empty()) {  // "CrystalDiskMark 8.0.4 x64 (C) ..."
+      Scan header{t};
+      std::string part;
+      if (header.Lit("CrystalDiskMark") && header.SomeSpaces() && header.Digits(&part)) {
+        std::string version = part;
+        for (Scan dot = header; dot.Lit(".") && dot.Digits(&part); header = dot) version += "." + part;
+        facts.version = version;
+        facts.header_line = n;
+        continue;
+      }
     }
     if (StartsWith(t, "[Read]"))
       section = 'r';

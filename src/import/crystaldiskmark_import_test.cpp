@@ -158,5 +158,75 @@ TEST(CrystalDiskMarkImport, ResultLineCutInTheMiddleNamesTheLine) {
   EXPECT_NE(r.status().message().find("line 11: unreadable result line"), std::string::npos) << r.status().message();
 }
 
+// The version 8 export with its "Comment: ..." line replaced by `line`.
+std::string WithComment(const std::string& line) {
+  std::string text = ReadFile(TestData("cdm8.txt"));
+  size_t at = text.find("Comment: ");
+  EXPECT_NE(at, std::string::npos);
+  text.replace(at, text.find('\n', at) - at, line);
+  return text;
+}
+
+// A fuzzer found 41 KB exports with a long footer line that crashed the import: the
+// footer's std::regex recursed once per character. Lines are bounded, and scanned by hand.
+TEST(CrystalDiskMarkImport, LongFooterLineIsRefusedWithoutCrashing) {
+  TempDir dir;
+  std::string path = dir.path() + "/long.txt";
+  for (const std::string& key : {"Comment: ", "Test: ", "Time: Measure ", "Profile: "}) {
+    SCOPED_TRACE(key);
+    std::ofstream(path, std::ios::trunc) << WithComment(key + std::string(41 << 10, '1'));
+    Result<std::vector<RunResult>> r = ImportFile(path, ImportFormat::kAuto);
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.status().kind(), ErrorKind::kBadInput);
+    EXPECT_NE(r.status().message().find("bytes, longer than the 16 KiB"), std::string::npos)
+        << r.status().message().substr(0, 300);
+    EXPECT_LT(r.status().message().size(), 400u);
+  }
+}
+
+// Under the bound, a long footer line is read like a short one.
+TEST(CrystalDiskMarkImport, LongCommentUnderTheBoundIsKept) {
+  TempDir dir;
+  std::string path = dir.path() + "/comment.txt";
+  const std::string comment(15 << 10, 'c');
+  std::ofstream(path) << WithComment("Comment: " + comment);
+  Result<std::vector<RunResult>> r = ImportFile(path, ImportFormat::kAuto);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_TRUE(HasNote(r.value().front(), "comment: " + comment));
+}
+
+// Japanese CrystalDiskMark writes its Profile line in Shift-JIS (CP932): decoded, not refused.
+TEST(CrystalDiskMarkImport, ShiftJisProfileIsDecoded) {
+  TempDir dir;
+  std::string path = dir.path() + "/sjis.txt";
+  std::string text = ReadFile(TestData("cdm8.txt"));
+  size_t at = text.find("Profile: Default");
+  ASSERT_NE(at, std::string::npos);
+  // "プロファイル" in CP932, then in UTF-8.
+  text.replace(at, 16, "Profile: \x83\x76\x83\x8D\x83\x74\x83\x40\x83\x43\x83\x8B");
+  std::ofstream(path) << text;
+  Result<std::vector<RunResult>> r = ImportFile(path, ImportFormat::kAuto);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  const RunResult& run = r.value().front();
+  EXPECT_TRUE(HasNote(run, "profile: \xE3\x83\x97\xE3\x83\xAD\xE3\x83\x95\xE3\x82\xA1\xE3\x82\xA4\xE3\x83\xAB"));
+  EXPECT_TRUE(HasNote(run, "Shift-JIS"));
+  EXPECT_NEAR(Get(r.value(), "SEQ1M Q8T1 read").read->mb_per_s, 112.614, 1e-9);
+}
+
+// Bytes that are neither UTF-8 nor Shift-JIS: one line naming the line and the byte.
+TEST(CrystalDiskMarkImport, BytesThatAreNoEncodingAreRefusedByLine) {
+  TempDir dir;
+  std::string path = dir.path() + "/bad.txt";
+  std::string text = ReadFile(TestData("cdm8.txt"));
+  text.replace(text.find("Profile: Default"), 16, "Profile: \xFF\xFF");
+  std::ofstream(path) << text;
+  Result<std::vector<RunResult>> r = ImportFile(path, ImportFormat::kAuto);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().kind(), ErrorKind::kBadInput);
+  EXPECT_NE(r.status().message().find("not UTF-8 text (byte 0xFF), nor Shift-JIS"), std::string::npos)
+      << r.status().message();
+  EXPECT_NE(r.status().message().find("line 26"), std::string::npos) << r.status().message();
+}
+
 }  // namespace
 }  // namespace nasperf

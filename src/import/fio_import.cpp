@@ -6,6 +6,7 @@
 
 #include "import/fio_options.h"
 #include "import/import_util.h"
+#include "import/json_depth.h"
 
 namespace nasperf::import_detail {
 namespace {
@@ -36,6 +37,12 @@ Result<json> ParseDocument(const SourceText& src, std::vector<std::string>* note
     notes->push_back("skipped " + std::to_string(first) + " line(s) before the JSON, starting " +
                      Quote(Trim(src.lines[0])));
   size_t start = static_cast<size_t>(src.lines[first].data() - src.text.data());
+  // Before parsing: a value nested 100,000 deep parses, then overflows the stack when
+  // copied or dumped.
+  if (size_t deep = JsonDepthExceededAt(std::string_view(src.text).substr(start), kMaxJsonDepth);
+      deep != std::string_view::npos)
+    return BadLine(src, LineOf(src, start + deep),
+                   "JSON nested more than " + std::to_string(kMaxJsonDepth) + " levels deep", kExpectFio);
   std::istringstream in(src.text.substr(start));
   json root;
   try {
@@ -52,6 +59,8 @@ Result<json> ParseDocument(const SourceText& src, std::vector<std::string>* note
       return BadLine(src, line, "the JSON document ends early (truncated file?)",
                      "a complete " + std::string(kExpectFio));
     return BadLine(src, line, "invalid JSON near " + Quote(Trim(src.lines[line - 1])), kExpectFio);
+  } catch (const json::out_of_range& e) {  // 1e400: past a double's range
+    return BadLine(src, first + 1, "a number in the JSON is out of range (" + Quote(e.what()) + ")", kExpectFio);
   }
   std::string rest((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   if (!Trim(rest).empty()) notes->push_back("ignored text after the JSON document: " + Quote(Trim(rest)));

@@ -209,5 +209,46 @@ TEST(FioImportFile, CheckedInOutputGivesFiosFigures) {
   EXPECT_TRUE(HasNote(run, "fio-3.33"));
 }
 
+std::string ReadText(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// 100,000 levels parse, then overflow the stack when the options are copied or dumped.
+TEST(FioImportBadInput, DeeplyNestedJsonIsRefusedBeforeParsing) {
+  TempDir dir;
+  const std::string path = dir.path() + "/deep.json";
+  const std::string deep = std::string(100000, '[') + std::string(100000, ']');
+  std::ofstream(path) << "{\"fio version\": \"fio-3.33\",\n\"jobs\": [{\"job options\": " << deep << "}]}\n";
+  for (ImportFormat format : {ImportFormat::kFio, ImportFormat::kAuto}) {
+    Result<std::vector<RunResult>> r = ImportFile(path, format);
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.status().kind(), ErrorKind::kBadInput);
+    EXPECT_NE(r.status().message().find("line 2: JSON nested more than 64 levels deep"), std::string::npos)
+        << r.status().message();
+  }
+}
+
+// 1.8e308 B/s (or anything past 10 TB/s) is a broken file, not a measurement.
+TEST(FioImportBadInput, ImpossibleThroughputIsRefused) {
+  TempDir dir;
+  const std::string path = dir.path() + "/fast.json";
+  std::string text = ReadText(TestData("fio_randread.json"));
+  size_t at = text.find("\"bw_bytes\" : 29127111");
+  ASSERT_NE(at, std::string::npos);
+  for (const auto& [figure, named] : std::vector<std::pair<std::string, std::string>>{
+           {"1.7e308", "read.mb_per_s: 1.7e+302 is not a measured figure"}, {"1e400", "out of range"}}) {
+    std::string odd = text;
+    odd.replace(at, 21, "\"bw_bytes\" : " + figure);
+    std::ofstream(path, std::ios::trunc) << odd;
+    Result<std::vector<RunResult>> r = ImportFile(path, ImportFormat::kFio);
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.status().kind(), ErrorKind::kBadInput);
+    EXPECT_NE(r.status().message().find(named), std::string::npos) << r.status().message();
+  }
+}
+
 }  // namespace
 }  // namespace nasperf

@@ -10,9 +10,12 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 
+#include "import/bounded_read.h"
 #include "import/import_util.h"
-#include "platform/scoped_fd.h"
+#include "import/run_checks.h"
+#include "import/text_encoding.h"
 
 namespace nasperf {
 
@@ -21,9 +24,6 @@ using import_detail::Guess;
 using import_detail::SourceText;
 
 namespace {
-
-// Reports are kilobytes; a file this large is not one, and reading it would only cost RAM.
-constexpr off_t kMaxFileBytes = 256 << 20;
 
 const char* Expected(ImportFormat format) {
   switch (format) {
@@ -40,26 +40,8 @@ const char* Expected(ImportFormat format) {
 }
 
 Result<std::string> ReadAll(const std::string& path, ImportFormat format) {
-  ScopedFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
-  if (fd.get() < 0) return BadFile(path, std::string("cannot open: ") + std::strerror(errno), Expected(format));
-  struct stat st {};
-  if (::fstat(fd.get(), &st) != 0)
-    return BadFile(path, std::string("cannot stat: ") + std::strerror(errno), Expected(format));
-  if (!S_ISREG(st.st_mode)) return BadFile(path, "not a regular file", Expected(format));
-  if (st.st_size > kMaxFileBytes)
-    return BadFile(path, std::to_string(st.st_size) + " bytes is more than the 256 MiB a report can be",
-                   Expected(format));
-  std::string bytes;
-  char buf[65536];
-  for (;;) {
-    ssize_t n = ::read(fd.get(), buf, sizeof buf);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return BadFile(path, std::string("cannot read: ") + std::strerror(errno), Expected(format));
-    if (n == 0) break;
-    bytes.append(buf, static_cast<size_t>(n));
-    if (bytes.size() > static_cast<size_t>(kMaxFileBytes))
-      return BadFile(path, "grew past 256 MiB while read", Expected(format));
-  }
+  Result<std::string> bytes = ReadBoundedFile(path);
+  if (!bytes.ok()) return BadFile(path, bytes.status().message(), Expected(format));
   return bytes;
 }
 
@@ -152,6 +134,25 @@ Status Decode(const std::string& path, ImportFormat format, std::string bytes, S
     if (c == '\n') ++line;
     clean += static_cast<char>(c);
   }
+  if (size_t bad = import_detail::InvalidUtf8At(clean); bad != std::string_view::npos) {
+    // The Japanese CrystalDiskMark writes its Profile and Comment lines in Shift-JIS: that
+    // is normal, decode it. Any other file is UTF-8 (or UTF-16) or it is refused here,
+    // rather than stored and failing later.
+    const bool cdm = format == ImportFormat::kCrystalDiskMark ||
+                     (format == ImportFormat::kAuto && clean.find("CrystalDiskMark") != std::string::npos);
+    std::optional<std::string> decoded = cdm ? import_detail::DecodeCp932(clean) : std::nullopt;
+    if (!decoded) {
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "0x%02X", static_cast<unsigned char>(clean[bad]));
+      const size_t bad_line = 1 + static_cast<size_t>(std::count(clean.begin(), clean.begin() + bad, '\n'));
+      return BadFile(path,
+                     "line " + std::to_string(bad_line) + ": not UTF-8 text (byte " + hex + ")" +
+                         (cdm ? ", nor Shift-JIS" : "") + "; save it as UTF-8",
+                     Expected(format));
+    }
+    clean = std::move(*decoded);
+    notes->push_back("decoded from Shift-JIS (CP932), as the Japanese CrystalDiskMark saves it");
+  }
   if (import_detail::Trim(clean).empty())
     return BadFile(path, clean.empty() ? "line 1: the file is empty" : "line 1: the file holds only white space",
                    Expected(format));
@@ -215,6 +216,10 @@ Result<std::vector<RunResult>> ImportFile(const std::string& path, ImportFormat 
     if (!decoded.ok()) return decoded;
     Result<std::vector<RunResult>> runs = ImportDecoded(src, format);
     if (!runs.ok()) return runs;
+    for (size_t i = 0; i < runs.value().size(); ++i)
+      if (Status s = CheckImportedRun(runs.value()[i]); !s.ok())
+        return BadFile(path, "run " + std::to_string(i + 1) + " (" + import_detail::Quote(runs.value()[i].name) + "): " + s.message(),
+                       Expected(format));
     for (RunResult& run : runs.value()) {
       run.source_file = path;
       run.notes.insert(run.notes.end(), decode_notes.begin(), decode_notes.end());

@@ -73,6 +73,17 @@ Status BadFile(const std::string& path, const std::string& problem, const std::s
   return Status::BadInput(SafePath(path) + ": " + problem + "; expected " + expected);
 }
 
+Status CheckLineLengths(const SourceText& src, const std::string& expected) {
+  for (size_t n = 0; n < src.lines.size(); ++n)
+    if (src.lines[n].size() > kMaxTextLineBytes)
+      return BadLine(src, n + 1,
+                     "a line of " + std::to_string(src.lines[n].size()) + " bytes, longer than the " +
+                         std::to_string(kMaxTextLineBytes >> 10) + " KiB any report line is (it begins " +
+                         Quote(src.lines[n]) + ")",
+                     expected);
+  return Status::Ok();
+}
+
 Guess GuessFormat(const SourceText& src) {
   for (std::string_view line : src.lines) {
     std::string_view t = Trim(line);

@@ -37,6 +37,12 @@ Status BadField(const SourceText& src, const std::string& field, const std::stri
 // "<path>: <problem>; expected <expected>" for problems of the whole file (cannot open).
 Status BadFile(const std::string& path, const std::string& problem, const std::string& expected);
 
+// Text reports have short lines (an iozone row is about 200 bytes); a longer one is not a
+// report's, and refusing it up front keeps every later scan of a line cheap.
+constexpr size_t kMaxTextLineBytes = 16 << 10;
+// BadLine for the first line longer than kMaxTextLineBytes, else Ok.
+Status CheckLineLengths(const SourceText& src, const std::string& expected);
+
 enum class Guess { kUnknown, kFio, kIozone, kCrystalDiskMark };
 // What the text most likely is, from markers each tool prints; kUnknown when none match.
 Guess GuessFormat(const SourceText& src);

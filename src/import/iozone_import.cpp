@@ -100,6 +100,7 @@ RunResult MakeRun(const IozoneHeader& h, const IozonePoint& p) {
 }  // namespace
 
 Result<std::vector<RunResult>> ImportIozone(const SourceText& src) {
+  if (Status s = CheckLineLengths(src, "an iozone -a report"); !s.ok()) return s;
   IozoneHeader header = ReadHeader(src);
   std::vector<IozonePoint> points;
   std::vector<std::string> notes;

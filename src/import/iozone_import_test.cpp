@@ -171,5 +171,44 @@ TEST(IozoneImport, ThroughputModeIsRefusedByName) {
       << r.status().message();
 }
 
+// A row of the -a table with `file_kb` and `rec_kb` in place of the first row's.
+std::string WithFirstRow(const std::string& file_kb, const std::string& rec_kb) {
+  std::string text = ReadFile(TestData("iozone_a.txt"));
+  const std::string row = "              64       4  496362";
+  size_t at = text.find(row);
+  EXPECT_NE(at, std::string::npos);
+  std::string replaced = std::string(16 - file_kb.size(), ' ') + file_kb + std::string(8 - rec_kb.size(), ' ') + rec_kb;
+  text.replace(at, 24, replaced);
+  return text;
+}
+
+// A zero-size file or a record larger than its file is not a measurement any iozone made.
+TEST(IozoneImport, ImpossiblePointsAreRefused) {
+  TempDir dir;
+  std::string path = dir.path() + "/odd.txt";
+  for (const auto& [file_kb, rec_kb] : std::vector<std::pair<std::string, std::string>>{{"0", "4"}, {"64", "128"}}) {
+    SCOPED_TRACE(file_kb + " kB file, " + rec_kb + " kB records");
+    std::ofstream(path, std::ios::trunc) << WithFirstRow(file_kb, rec_kb);
+    Result<std::vector<RunResult>> r = ImportFile(path, ImportFormat::kIozone);
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.status().kind(), ErrorKind::kBadInput);
+    EXPECT_NE(r.status().message().find("--size"), std::string::npos) << r.status().message();
+    EXPECT_EQ(r.status().message().find('\n'), std::string::npos);
+  }
+}
+
+// Text importers bound their lines: a 1 MiB line is no report's.
+TEST(IozoneImport, OverlongLineIsRefusedByNumber) {
+  TempDir dir;
+  std::string path = dir.path() + "/long.txt";
+  std::string text = ReadFile(TestData("iozone_a.txt"));
+  text.insert(text.find("\n") + 1, std::string(1 << 20, 'x') + "\n");
+  std::ofstream(path) << text;
+  Result<std::vector<RunResult>> r = ImportFile(path, ImportFormat::kIozone);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("line 2: "), std::string::npos) << r.status().message().substr(0, 200);
+  EXPECT_LT(r.status().message().size(), 400u);
+}
+
 }  // namespace
 }  // namespace nasperf

@@ -8,7 +8,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <map>
-#include <regex>
+#include <cstring>
 
 #include "report/bars.h"
 #include "report/json_report.h"
@@ -50,19 +50,32 @@ std::string RowPrefix(const RunResult& run, size_t runs_in_column, bool beside_s
 }  // namespace
 
 Result<LineRate> ParseLineRate(const std::string& text) {
-  // Decimal digits only: no signs, exponents, "inf" or "nan" to slip through strtod.
-  static const std::regex kRate(R"(^([0-9]+(\.[0-9]+)?)([gGmM]?)$)");
-  std::smatch m;
-  if (!std::regex_match(text, m, kRate))
+  // Decimal digits, an optional fraction and an optional g/m: no signs, exponents, "inf"
+  // or "nan" to slip through strtod. Scanned by hand (one pass; std::regex recursed per
+  // character and overflowed the stack on a long argument).
+  size_t i = 0;
+  auto digits = [&] {
+    const size_t start = i;
+    while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) ++i;
+    return i > start;
+  };
+  bool ok = digits();
+  if (ok && i < text.size() && text[i] == '.') {
+    ++i;
+    ok = digits();
+  }
+  const size_t number_end = i;
+  if (ok && i < text.size() && std::strchr("gGmM", text[i]) != nullptr && text[i] != '\0') ++i;
+  if (!ok || i != text.size())
     return Status::BadInput("--line: '" + text +
                             "' is not a line rate: give Gbit/s as 1g, 2.5g or 10g, Mbit/s as 100m, or MB/s as a "
                             "plain number (67)");
-  const double number = std::strtod(m[1].str().c_str(), nullptr);
+  const double number = std::strtod(text.substr(0, number_end).c_str(), nullptr);
   if (!std::isfinite(number) || number <= 0 || number > 1e9)
     return Status::BadInput("--line: '" + text + "' must be more than 0 (and a line a NIC could have)");
   LineRate line;
   line.text = text;
-  const char unit = m[3].str().empty() ? '\0' : static_cast<char>(std::tolower(m[3].str()[0]));
+  const char unit = number_end == text.size() ? '\0' : static_cast<char>(std::tolower(text[number_end]));
   if (unit == 'g') {
     line.mb_per_s = number * 1000 / 8;  // 10^9 bit/s -> 10^6 B/s
     line.label = fmt::format("{:g} GbE line {:g} MB/s", number, line.mb_per_s);

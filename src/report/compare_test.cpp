@@ -63,6 +63,15 @@ TEST(LineRate, RefusesWhatIsNotARate) {
   }
 }
 
+// std::regex recursed once per character: a 100 KB --line crashed `results compare`.
+TEST(LineRate, LongTextIsRefusedWithoutRecursion) {
+  for (const std::string& text : {std::string(1 << 20, '1'), std::string(1 << 20, '1') + "x", std::string(1 << 20, 'g')}) {
+    Result<LineRate> line = ParseLineRate(text);
+    ASSERT_FALSE(line.ok());
+    EXPECT_EQ(line.status().kind(), ErrorKind::kBadInput);
+  }
+}
+
 TEST(CompareLine, EveryMbPerSecondFigureAlsoAsPercentOfTheLine) {
   RunResult smb = SeqRun("smb", 117.7, 100);
   smb.protocol = Facts("SMB", "3.1.1");

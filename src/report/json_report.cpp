@@ -68,6 +68,14 @@ ojson JobToJson(const JobSpec& job, const std::string& engine) {
 
 Result<JobSpec> JobFromJson(const nlohmann::json& j) {
   JobSpec job;
+  // get<uint64_t>() turns -5 into 2^64-5 without a word: check the sign first.
+  for (const char* key : {"bs", "qd", "threads", "size"}) {
+    auto it = j.is_object() ? j.find(key) : j.end();
+    if (it != j.end() && !it->is_number_unsigned())
+      return Status::BadInput(std::string("job.") + key + ": " +
+                              it->dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).substr(0, 40) +
+                              " is not a whole number of 0 or more");
+  }
   try {
     std::optional<AccessPattern> rw = ParseAccessPattern(j.at("rw").get<std::string>());
     if (!rw) return Status::BadInput("job.rw: unknown access pattern " + j.at("rw").dump());
