@@ -131,13 +131,13 @@ TEST(WireTest, RefusesPayloadsNestedDeeperThanTheLimit) {
   // walked the tree recursively.
   for (size_t levels : {size_t{65}, size_t{100000}}) {
     std::string body = "{\"a\":" + std::string(levels, '[') + std::string(levels, ']') + "}";
-    Status s = DecodeError(Header("NPRF", 1, 30, static_cast<uint32_t>(body.size()), 0) + body);
+    Status s = DecodeError(Header("NPRF", kProtocolVersion, 30, static_cast<uint32_t>(body.size()), 0) + body);
     EXPECT_NE(s.message().find("JobStart payload: nested deeper than 64 levels"), std::string::npos)
         << levels << ": " << s.message();
   }
   std::string ok_body = "{\"a\":" + std::string(63, '[') + std::string(63, ']') + "}";
   FrameDecoder d;
-  d.Feed(Header("NPRF", 1, 30, static_cast<uint32_t>(ok_body.size()), 0) + ok_body);
+  d.Feed(Header("NPRF", kProtocolVersion, 30, static_cast<uint32_t>(ok_body.size()), 0) + ok_body);
   Result<std::optional<Frame>> f = d.Next();
   ASSERT_TRUE(f.ok()) << f.status().message();
   EXPECT_TRUE(f.value().has_value());

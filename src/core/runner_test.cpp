@@ -18,6 +18,7 @@
 #include "platform/clock.h"
 #include "platform/signals.h"
 #include "stats/histogram.h"
+#include "target/own_file.h"
 #include "testing/test_support.h"
 #include "workload/buffers.h"
 
@@ -97,12 +98,15 @@ TEST_P(ReadBackTest, WhatIsWrittenIsReadBack) {
   if (engine_name == "io_uring" && !IoUringAvailable()) NASPERF_SKIP_OR_FAIL_IN_CI("io_uring unavailable");
   TempDir dir;
   const uint64_t blocks = 64;
-  std::string path = dir.path() + "/.nasperf-verify.dat";
+  // A file nasperf made (an own name and its mark), since it writes no other existing file.
+  Result<OwnFile> own = OwnFile::Create(dir.path(), "verify");
+  ASSERT_TRUE(own.ok()) << own.status().message();
+  const std::string path = own.value().path();
   {
-    int fd = ::open(path.c_str(), O_CREAT | O_WRONLY, 0600);
-    ASSERT_GE(fd, 0);
-    for (uint64_t b = 0; b < blocks; ++b) ASSERT_EQ(::pwrite(fd, KnownBlock(b * kBlock).data(), kBlock, b * kBlock), (ssize_t)kBlock);
-    ::close(fd);
+    Result<ScopedFd> fd = own.value().Reopen(O_WRONLY);
+    ASSERT_TRUE(fd.ok()) << fd.status().message();
+    for (uint64_t b = 0; b < blocks; ++b)
+      ASSERT_EQ(::pwrite(fd.value().get(), KnownBlock(b * kBlock).data(), kBlock, b * kBlock), (ssize_t)kBlock);
   }
   Result<std::unique_ptr<Target>> target = MakeTarget(path, {});
   ASSERT_TRUE(target.ok()) << target.status().message();

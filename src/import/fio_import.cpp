@@ -6,7 +6,7 @@
 
 #include "import/fio_options.h"
 #include "import/import_util.h"
-#include "import/json_depth.h"
+#include "platform/bounded_json.h"
 
 namespace nasperf::import_detail {
 namespace {
@@ -39,10 +39,10 @@ Result<json> ParseDocument(const SourceText& src, std::vector<std::string>* note
   size_t start = static_cast<size_t>(src.lines[first].data() - src.text.data());
   // Before parsing: a value nested 100,000 deep parses, then overflows the stack when
   // copied or dumped.
-  if (size_t deep = JsonDepthExceededAt(std::string_view(src.text).substr(start), kMaxJsonDepth);
+  if (size_t deep = FindJsonTooDeep(std::string_view(src.text).substr(start), kDefaultMaxJsonDepth);
       deep != std::string_view::npos)
     return BadLine(src, LineOf(src, start + deep),
-                   "JSON nested more than " + std::to_string(kMaxJsonDepth) + " levels deep", kExpectFio);
+                   "JSON nested more than " + std::to_string(kDefaultMaxJsonDepth) + " levels deep", kExpectFio);
   std::istringstream in(src.text.substr(start));
   json root;
   try {

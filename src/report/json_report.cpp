@@ -71,7 +71,9 @@ Result<JobSpec> JobFromJson(const nlohmann::json& j) {
   // get<uint64_t>() turns -5 into 2^64-5 without a word: check the sign first.
   for (const char* key : {"bs", "qd", "threads", "size"}) {
     auto it = j.is_object() ? j.find(key) : j.end();
-    if (it != j.end() && !it->is_number_unsigned())
+    // A number built in code is signed in nlohmann even when positive: the sign decides.
+    const bool whole = it != j.end() && (it->is_number_unsigned() || (it->is_number_integer() && it->get<int64_t>() >= 0));
+    if (it != j.end() && !whole)
       return Status::BadInput(std::string("job.") + key + ": " +
                               it->dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).substr(0, 40) +
                               " is not a whole number of 0 or more");
