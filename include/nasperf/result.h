@@ -105,7 +105,8 @@ struct RunResult {
   std::vector<RepeatFigures> repeats;
   // Sweep points: whether the page cache could serve this point (buffered, and the file
   // fits in the RAM that can cache it, and no verified cache drop preceded a read).
-  // nullopt outside sweeps.
+  // Buffered reads of run and quick: what the cold-read check found (cli/cold_reads.h),
+  // true on tmpfs. nullopt otherwise, and when nothing was checked.
   std::optional<bool> cached;
   // What the run ran on (sysinfo/inventory.h): CPU, RAM, OS, file system, devices.
   // Unknown fields are null; an empty object when not gathered (imports).

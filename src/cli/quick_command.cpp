@@ -110,10 +110,12 @@ int QuickCommand(const QuickCommandOptions& options) {
     begun.measured_on = options.remote.on.empty() ? "client" : "nas";
     begun.test = test.label;
     if (status = recorder.value().Begin(begun); !status.ok()) break;
-    RunOutcome outcome = site.value()->Run(jobs[i], target, RunLabels{name, tags.value()},
-                                     RunHooks{[&](const Sample& s) { progress.Show(s); }, {}, cold_reads.HookFor(jobs[i])});
+    RunHooks hooks;
+    hooks.on_sample = [&](const Sample& s) { progress.Show(s); };
+    hooks.before_clock = cold_reads.HookFor(jobs[i]);
+    RunOutcome outcome = site.value()->Run(jobs[i], target, RunLabels{name, tags.value()}, hooks);
     progress.Clear();
-    if (std::string note = cold_reads.TakeNote(); !note.empty()) outcome.result.notes.push_back(note);
+    cold_reads.AddTo(outcome.result);
     outcome.result.test = test.label;
     outcome.result.notes.insert(outcome.result.notes.end(), notes.begin(), notes.end());
     status = outcome.status;

@@ -94,6 +94,14 @@ RunOutcome RunJob(const JobSpec& job, Target& target, const RunLabels& labels, c
     r.error = files.status().message();
     return outcome;
   }
+  if (hooks.before_clock) {
+    if (Status s = hooks.before_clock(); !s.ok()) {
+      outcome.status = s;
+      r.partial = true;
+      r.error = s.message();
+      return outcome;
+    }
+  }
 
   std::atomic<bool> stop{false};
   std::vector<std::unique_ptr<WorkerSlot>> slots;
