@@ -78,7 +78,7 @@ std::string ListLine(const RunResult& r) {
   std::string source = r.source_tool == "nasperf" ? "" : "[" + r.source_tool + "] ";
   return fmt::format("{:>5}  {:<20}  {:<24}  {:<18}  {:<9} {:>7} QD{:<3} T{:<2} {:>10} {:>10}  {}{}{}\n", r.id,
                      r.started_at, label.substr(0, 24), r.target.substr(0, 18), ToString(r.job.rw),
-                     r.job.bs % 1024 == 0 ? std::to_string(r.job.bs / 1024) + "k" : std::to_string(r.job.bs), r.job.qd,
+                     r.job.bs % 1024 == 0 ? std::to_string(r.job.bs / 1024) + "k" : std::to_string(r.job.bs), QueueDepthRun(r),
                      r.job.threads, DirectionFigure(r.read), DirectionFigure(r.write), source,
                      r.partial ? "[partial] " : "", tags);
 }

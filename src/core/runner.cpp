@@ -121,6 +121,7 @@ RunOutcome RunJob(const JobSpec& job, Target& target, const RunLabels& labels, c
     }
     slots.push_back(std::move(slot));
   }
+  r.qd_run = slots.front()->depth;
   if (!slots.front()->engine->caps().asynchronous && job.qd > 1)
     r.notes.push_back(std::string(r.engine) + " is synchronous: --qd " + std::to_string(job.qd) +
                       " runs as qd 1 per thread");

@@ -73,7 +73,7 @@ Status BindRunColumns(SqliteStatement& s, const RunResult& run) {
       .Bind(9, run.engine)
       .Bind(10, static_cast<int64_t>(run.partial))
       .Bind(11, run.error)
-      .Bind(12, JobToJson(run.job, run.engine).dump())
+      .Bind(12, JobToJson(run.job, run.engine, run.qd_run).dump())
       .Bind(13, run.cpu.user_pct)
       .Bind(14, run.cpu.sys_pct)
       .Bind(15, notes.dump())
@@ -262,6 +262,7 @@ Result<RunResult> ResultsStore::ReadRun(SqliteStatement& row, bool details) {
   Result<JobSpec> spec = JobFromJson(job);
   if (!spec.ok()) return Status::Io("results database: run " + std::to_string(run.id) + ": " + spec.status().message());
   run.job = spec.value();
+  run.qd_run = QdRunFromJson(job);  // kept inside job_json: no column, no migration
   run.cpu.user_pct = row.Real(12);
   run.cpu.sys_pct = row.Real(13);
   nlohmann::json notes = nlohmann::json::parse(row.Text(14), nullptr, false);
