@@ -102,6 +102,10 @@ struct RunResult {
   std::string target;
   JobSpec job;
   std::string engine;   // the engine that actually ran (auto resolved)
+  // I/Os in flight per thread that the engine ran: job.qd, or 1 when the engine is
+  // synchronous (EngineCaps::asynchronous false). 0 when not known (imports, runs stored
+  // before it was kept); labels then fall back to job.qd. JSON and store: job.qd_run.
+  uint32_t qd_run = 0;
   bool partial = false;  // interrupted or failed before the job's end
   std::optional<DirectionResult> read;
   std::optional<DirectionResult> write;
@@ -120,7 +124,8 @@ struct RunResult {
   std::vector<RepeatFigures> repeats;
   // Sweep points: whether the page cache could serve this point (buffered, and the file
   // fits in the RAM that can cache it, and no verified cache drop preceded a read).
-  // nullopt outside sweeps.
+  // Buffered reads of run and quick: what the cold-read check found (cli/cold_reads.h),
+  // true on tmpfs. nullopt otherwise, and when nothing was checked.
   std::optional<bool> cached;
   // What the run ran on (sysinfo/inventory.h): CPU, RAM, OS, file system, devices.
   // Unknown fields are null; an empty object when not gathered (imports).
@@ -134,6 +139,18 @@ struct RunResult {
   // Protocol targets: how the server was reached. nullopt for local targets and imports.
   std::optional<ProtocolFacts> protocol;
 };
+
+// The queue depth a run's labels show: the one it ran, else (not known) the one asked.
+inline uint32_t QueueDepthRun(const RunResult& run) { return run.qd_run ? run.qd_run : run.job.qd; }
+
+// "8 requested, 1 run (engine synchronous)" when the run's queue depth was not the one
+// asked, else the queue depth ("8"): how compare lists it as a job fact.
+inline std::string QueueDepthText(const RunResult& run) {
+  const uint32_t ran = QueueDepthRun(run);
+  if (ran == run.job.qd) return std::to_string(ran);
+  return std::to_string(run.job.qd) + " requested, " + std::to_string(ran) + " run" +
+         (ran == 1 ? " (engine synchronous)" : "");
+}
 
 // Total MB/s (read + write) of every repeat, in the order they ran.
 inline std::vector<double> RepeatTotals(const RunResult& run) {

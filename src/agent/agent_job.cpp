@@ -91,7 +91,7 @@ AgentJobOutcome RunAgentJob(const AgentJobRequest& request, const std::atomic<bo
   ColdReads cold_reads(target, false);
   RunHooks hooks;
   hooks.on_sample = on_sample;
-  hooks.before_repeat = cold_reads.HookFor(job);
+  hooks.before_clock = cold_reads.HookFor(job);
   hooks.make_engine = [&cancel](const std::string& name) -> Result<std::unique_ptr<Engine>> {
     Result<std::unique_ptr<Engine>> inner = MakeEngine(name);
     if (!inner.ok()) return inner.status();
@@ -101,7 +101,7 @@ AgentJobOutcome RunAgentJob(const AgentJobRequest& request, const std::atomic<bo
   nlohmann::ordered_json samples = telemetry.Stop();
   RunResult& run = outcome.result;
   if (!note.empty()) run.notes.push_back(note);
-  if (std::string cold = cold_reads.TakeNote(); !cold.empty()) run.notes.push_back(cold);
+  cold_reads.AddTo(run);
   run.inventory = InventoryOf(request.resolved);
   run.measured_on = "nas";
   run.telemetry = std::move(samples);

@@ -123,6 +123,7 @@ Result<JobSpec> BuildJob(const JobOptions& o, const Target& target) {
 
   job.direct = o.direct;
   job.fsync = o.fsync;
+  if (std::string why; o.fsync && !target.SupportsFsync(&why)) return Status::BadInput("--fsync: " + why);
   job.verify = o.verify;
   if (o.verify && target.is_null())
     return Status::BadInput("--verify: null: moves no data, so there is nothing to read back");

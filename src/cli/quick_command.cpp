@@ -38,7 +38,7 @@ constexpr QuickTest kQuickTests[] = {
 std::string EnginesUsed(const std::vector<RunResult>& results) {
   std::vector<std::pair<std::string, std::string>> engines;  // engine, its queue depths
   for (const RunResult& r : results) {
-    std::string qd = "Q" + std::to_string(r.job.qd);
+    std::string qd = "Q" + std::to_string(QueueDepthRun(r));
     auto it = std::find_if(engines.begin(), engines.end(), [&](const auto& e) { return e.first == r.engine; });
     if (it == engines.end()) engines.emplace_back(r.engine, qd);
     else if (it->second.find(qd) == std::string::npos) it->second += ", " + qd;
@@ -118,10 +118,12 @@ int QuickCommand(const QuickCommandOptions& options) {
     begun.measured_on = options.remote.on.empty() ? "client" : "nas";
     begun.test = test.label;
     if (status = recorder.value().Begin(begun); !status.ok()) break;
-    RunOutcome outcome = site.value()->Run(jobs[i], target, RunLabels{name, tags.value()},
-                                     RunHooks{[&](const Sample& s) { progress.Show(s); }, {}, cold_reads.HookFor(jobs[i])});
+    RunHooks hooks;
+    hooks.on_sample = [&](const Sample& s) { progress.Show(s); };
+    hooks.before_clock = cold_reads.HookFor(jobs[i]);
+    RunOutcome outcome = site.value()->Run(jobs[i], target, RunLabels{name, tags.value()}, hooks);
     progress.Clear();
-    if (std::string note = cold_reads.TakeNote(); !note.empty()) outcome.result.notes.push_back(note);
+    cold_reads.AddTo(outcome.result);
     outcome.result.test = test.label;
     outcome.result.notes.insert(outcome.result.notes.end(), notes.begin(), notes.end());
     status = outcome.status;
@@ -145,7 +147,14 @@ int QuickCommand(const QuickCommandOptions& options) {
         first.time_s, IoModeText(options.job.target, direct), EnginesUsed(results),
         status.ok() ? "" : "  [PARTIAL]");
     std::printf("%s", QuickTable(heading, rows).c_str());
-    for (const std::string& note : notes) std::printf("note: %s\n", note.c_str());
+    // Every run's notes (quick's own are among them), each once: why a row says Q1, what
+    // the cold-read check found.
+    std::vector<std::string> printed;
+    for (const RunResult& r : results)
+      for (const std::string& note : r.notes)
+        if (std::find(printed.begin(), printed.end(), note) == printed.end()) printed.push_back(note);
+    if (results.empty()) printed = notes;
+    for (const std::string& note : printed) std::printf("note: %s\n", note.c_str());
     std::printf("%s", StoredLine(recorder.value(), results).c_str());
     if (!status.ok() && !results.empty() && !results.back().error.empty())
       std::printf("stopped early: %s\n", results.back().error.c_str());

@@ -114,7 +114,7 @@ std::string ListLine(const RunResult& r) {
   std::string source = r.source_tool == "nasperf" ? "" : "[" + r.source_tool + "] ";
   return fmt::format("{:>5}  {:<20}  {:<24}  {:<18}  {:<9} {:>7} QD{:<3} T{:<2} {:>10} {:>10}  {}{}{}\n", r.id,
                      r.started_at, label.substr(0, 24), r.target.substr(0, 18), ToString(r.job.rw),
-                     r.job.bs % 1024 == 0 ? std::to_string(r.job.bs / 1024) + "k" : std::to_string(r.job.bs), r.job.qd,
+                     r.job.bs % 1024 == 0 ? std::to_string(r.job.bs / 1024) + "k" : std::to_string(r.job.bs), QueueDepthRun(r),
                      r.job.threads, DirectionFigure(r.read), DirectionFigure(r.write), source,
                      r.partial ? "[partial] " : "", tags);
 }
@@ -241,14 +241,33 @@ int Show(const ResultsCommandOptions& o) {
   return 0;
 }
 
+// Ids of the invocations of `run` and `quick`: their runs may carry a cached mark too
+// (a read on tmpfs, a checked cold read), which does not make them sweep points.
+Result<std::set<int64_t>> RunAndQuickInvocations(ResultsStore& store) {
+  std::set<int64_t> ids;
+  for (const char* command : {"run", "quick"}) {
+    Result<std::vector<InvocationRecord>> found = store.ListInvocations(command);
+    if (!found.ok()) return found.status();
+    for (const InvocationRecord& i : found.value()) ids.insert(i.id);
+  }
+  return ids;
+}
+
+// A sweep's or an import's point: it has a cached mark, and no run or quick made it.
+bool IsSweepPoint(const RunResult& run, const std::set<int64_t>& run_and_quick) {
+  return run.cached && !run_and_quick.count(run.invocation_id);
+}
+
 // A run that belongs to a suite (quick) brings its whole invocation into the comparison.
 Result<CompareColumn> ColumnFor(ResultsStore& store, int64_t id) {
   Result<RunResult> run = store.Load(id);
   if (!run.ok()) return run.status();
+  Result<std::set<int64_t>> run_and_quick = RunAndQuickInvocations(store);
+  if (!run_and_quick.ok()) return run_and_quick.status();
   CompareColumn column;
-  // A sweep point (it has a cached mark) is compared alone: its sweep has a point per
-  // size for every test, which one column of rows cannot hold.
-  if (!run.value().test.empty() && run.value().invocation_id && !run.value().cached) {
+  // A sweep point is compared alone: its sweep has a point per size for every test,
+  // which one column of rows cannot hold.
+  if (!run.value().test.empty() && run.value().invocation_id && !IsSweepPoint(run.value(), run_and_quick.value())) {
     RunFilter filter;
     filter.invocation_id = run.value().invocation_id;
     filter.oldest_first = true;
@@ -278,10 +297,12 @@ Result<std::vector<int64_t>> NewestRunPerTarget(ResultsStore& store) {
   filter.limit = 500;
   Result<std::vector<RunResult>> recent = store.List(filter, false);
   if (!recent.ok()) return recent.status();
+  Result<std::set<int64_t>> run_and_quick = RunAndQuickInvocations(store);
+  if (!run_and_quick.ok()) return run_and_quick.status();
   std::vector<int64_t> ids;
   std::set<std::string> seen;
   for (const RunResult& r : recent.value()) {
-    if (r.cached || r.source_tool != "nasperf" || !seen.insert(r.target).second) continue;
+    if (IsSweepPoint(r, run_and_quick.value()) || r.source_tool != "nasperf" || !seen.insert(r.target).second) continue;
     ids.push_back(r.id);
     if (ids.size() == 6) break;
   }

@@ -41,10 +41,13 @@ int RunCommand(const RunCommandOptions& options) {
   if (Status s = recorder.value().Begin(begun); !s.ok()) return ReportFailure(s);
   ProgressLine progress(!options.common.json);
   ColdReads cold_reads(*target.value(), options.job.drop_caches);
-  RunOutcome outcome = site.value()->Run(job.value(), *target.value(), RunLabels{options.common.name, tags.value()},
-                                   RunHooks{[&](const Sample& s) { progress.Show(s); }, {}, cold_reads.HookFor(job.value())});
+  RunHooks hooks;
+  hooks.on_sample = [&](const Sample& s) { progress.Show(s); };
+  hooks.before_clock = cold_reads.HookFor(job.value());
+  RunOutcome outcome =
+      site.value()->Run(job.value(), *target.value(), RunLabels{options.common.name, tags.value()}, hooks);
   progress.Clear();
-  if (std::string note = cold_reads.TakeNote(); !note.empty()) outcome.result.notes.push_back(note);
+  cold_reads.AddTo(outcome.result);
   target.value().reset();  // removes nasperf's files before anything is printed
   Status stored = recorder.value().Finish(outcome.result, begun);
 

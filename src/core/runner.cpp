@@ -100,6 +100,14 @@ RunOutcome RunJob(const JobSpec& job, Target& target, const RunLabels& labels, c
     r.error = files.status().message();
     return outcome;
   }
+  if (hooks.before_clock) {
+    if (Status s = hooks.before_clock(); !s.ok()) {
+      outcome.status = s;
+      r.partial = true;
+      r.error = s.message();
+      return outcome;
+    }
+  }
 
   std::atomic<bool> stop{false};
   std::vector<std::unique_ptr<WorkerSlot>> slots;
@@ -120,6 +128,7 @@ RunOutcome RunJob(const JobSpec& job, Target& target, const RunLabels& labels, c
     }
     slots.push_back(std::move(slot));
   }
+  r.qd_run = slots.front()->depth;
   if (!slots.front()->engine->caps().asynchronous && job.qd > 1)
     r.notes.push_back(std::string(r.engine) + " is synchronous: --qd " + std::to_string(job.qd) +
                       " runs as qd 1 per thread");

@@ -34,6 +34,10 @@ struct RunHooks {
   // Called before each repeat (0-based), untimed: a sweep recreates its file or drops
   // it from the page cache here. A failure ends the series with that status.
   std::function<Status(uint32_t repeat)> before_repeat;
+  // Called in each run once the target's files are opened and laid out, just before the
+  // clock, untimed: cold reads drop the files from the page cache and measure what stayed
+  // here (cli/cold_reads.h). A failure ends the run with that status.
+  std::function<Status()> before_clock;
 };
 
 // Runs `job` once. The target must have passed Check(job).

@@ -42,7 +42,7 @@ const Metric kMetrics[] = {
 std::string RowPrefix(const RunResult& run, size_t runs_in_column, bool beside_suites) {
   if (!run.test.empty()) return run.test + " ";
   if (beside_suites && run.engine != "net" && run.job.bs >= 1024)
-    return SuiteTestLabel(IsRandom(run.job.rw), run.job.bs, run.job.qd, run.job.threads) + " ";
+    return SuiteTestLabel(IsRandom(run.job.rw), run.job.bs, QueueDepthRun(run), run.job.threads) + " ";
   if (runs_in_column > 1) return run.name.empty() ? "#" + std::to_string(run.id) + " " : run.name + " ";
   return "";
 }
@@ -94,6 +94,10 @@ std::vector<std::pair<std::string, std::string>> RunFacts(const RunResult& run) 
   const nlohmann::ordered_json job = JobToJson(run.job, run.engine);  // outlives the loop's view of it
   for (const auto& [key, value] : job.items())
     facts.emplace_back("job." + key, value.is_string() ? value.get<std::string>() : value.dump());
+  // What ran, beside what was asked: a synchronous engine's "qd 32" ran at qd 1, and
+  // lined up against a real qd 32 that is a difference ("32 requested, 1 run ...").
+  for (auto& [key, value] : facts)
+    if (key == "job.qd") value = QueueDepthText(run);
   facts.emplace_back("target", run.target);
   facts.emplace_back("source", run.source_tool);
   facts.emplace_back("protocol", run.protocol ? run.protocol->label() : "none");

@@ -53,7 +53,7 @@ ojson RepeatsToJson(const RunResult& run) {
 
 }  // namespace
 
-ojson JobToJson(const JobSpec& job, const std::string& engine) {
+ojson JobToJson(const JobSpec& job, const std::string& engine, uint32_t qd_run) {
   ojson j = {
       {"rw", ToString(job.rw)},   {"bs", job.bs},         {"qd", job.qd},
       {"threads", job.threads},   {"size", job.size},     {"time_s", job.time_s},
@@ -63,7 +63,16 @@ ojson JobToJson(const JobSpec& job, const std::string& engine) {
   };
   if (DoesReads(job.rw) && DoesWrites(job.rw)) j["mix_read_pct"] = job.read_mix_pct;
   if (job.seed) j["seed"] = *job.seed;
+  // The queue depth that ran (a run's, not a job's to run): absent when not known.
+  if (qd_run) j["qd_run"] = qd_run;
   return j;
+}
+
+uint32_t QdRunFromJson(const nlohmann::json& job) {
+  auto it = job.find("qd_run");
+  if (it == job.end() || !it->is_number_unsigned()) return 0;
+  const uint64_t qd = it->get<uint64_t>();
+  return qd <= UINT32_MAX ? static_cast<uint32_t>(qd) : 0;
 }
 
 Result<JobSpec> JobFromJson(const nlohmann::json& j) {
@@ -141,7 +150,7 @@ ojson RunToJson(const RunResult& run) {
     j["source_tool"] = run.source_tool;
     j["source_file"] = run.source_file;
   }
-  j["job"] = JobToJson(run.job, run.engine);
+  j["job"] = JobToJson(run.job, run.engine, run.qd_run);
   // The same seed as job.seed, at the top where readers look: `--seed` with it reruns this
   // run (a repeated run's series; each repeat's own is in repeats.each[].seed).
   if (run.job.seed) j["seed"] = *run.job.seed;
@@ -252,6 +261,7 @@ Result<RunResult> RunFromJson(const nlohmann::json& j) {
     if (!job.ok()) return job.status();
     r.job = job.value();
     r.engine = j.at("job").value("engine", std::string("auto"));
+    r.qd_run = QdRunFromJson(j.at("job"));
     r.id = j.value("id", int64_t{0});
     r.name = j.value("name", std::string());
     r.test = j.value("test", std::string());

@@ -121,5 +121,29 @@ TEST(ProtocolJson, DocumentFromJsonRefusesWhatIsNotADocument) {
   EXPECT_TRUE(empty.value().empty());
 }
 
+// The queue depth that ran is kept beside the one asked ("qd_run" in the job object), read
+// back, and absent when not known; a value that is no queue depth reads as not known.
+TEST(QueueDepthJson, QdRunIsWrittenBesideQdAndReadBack) {
+  RunResult run;
+  run.engine = "psync";
+  run.job.qd = 32;
+  run.qd_run = 1;
+  nlohmann::ordered_json j = RunToJson(run);
+  EXPECT_EQ(j["job"]["qd"], 32);
+  EXPECT_EQ(j["job"]["qd_run"], 1);
+  Result<RunResult> back = RunFromJson(nlohmann::json(j));
+  ASSERT_TRUE(back.ok()) << back.status().message();
+  EXPECT_EQ(back.value().qd_run, 1u);
+  EXPECT_EQ(back.value().job.qd, 32u);
+
+  run.qd_run = 0;
+  j = RunToJson(run);
+  EXPECT_FALSE(j["job"].contains("qd_run"));
+  j["job"]["qd_run"] = -4;
+  back = RunFromJson(nlohmann::json(j));
+  ASSERT_TRUE(back.ok()) << back.status().message();
+  EXPECT_EQ(back.value().qd_run, 0u);
+}
+
 }  // namespace
 }  // namespace nasperf

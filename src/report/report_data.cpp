@@ -88,7 +88,7 @@ std::string ItemLabel(const ReportItem& item) {
   if (item.kind == "sweep") return item.key + " " + first.target;
   if (item.kind == "quick") return "quick #" + std::to_string(first.id) + " " + first.target;
   return fmt::format("#{} {} {} Q{}T{}", first.id, ToString(first.job.rw), FormatSize(first.job.bs),
-                     first.job.qd, first.job.threads);
+                     QueueDepthRun(first), first.job.threads);
 }
 
 ojson BuildReportData(const std::vector<ReportItem>& items, const std::vector<ReportLine>& lines,

@@ -95,8 +95,10 @@ std::string RunTable(const RunResult& run) {
   const JobSpec& job = run.job;
   // A protocol engine's library keeps no client cache: neither word would be true.
   const char* io = run.protocol ? "no client cache" : job.direct ? "direct" : "buffered";
-  std::string out = fmt::format("{} {} QD{} T{} on {} — {}, {}{}, {} per thread{}\n", ToString(job.rw),
-                                FormatSize(job.bs), job.qd, job.threads, run.target, run.engine, io,
+  const uint32_t qd_run = QueueDepthRun(run);
+  const std::string asked = qd_run != job.qd ? fmt::format(" (--qd {} asked)", job.qd) : "";
+  std::string out = fmt::format("{} {} QD{} T{}{} on {} — {}, {}{}, {} per thread{}\n", ToString(job.rw),
+                                FormatSize(job.bs), qd_run, job.threads, asked, run.target, run.engine, io,
                                 job.fsync ? " + fsync" : "",
                                 FormatSize(job.size), run.partial ? "  [PARTIAL]" : "");
   out += ProtocolLine(run);
@@ -115,8 +117,25 @@ std::string RunTable(const RunResult& run) {
   return out;
 }
 
+namespace {
+
+// A quick row's label from what ran: the suite's test with the queue depth its engine
+// used. "SEQ1M Q1T1*" for SEQ1M Q8T1 on a synchronous engine, with a footnote saying so.
+std::string RowLabel(const QuickRow& row, std::vector<std::string>* footnotes) {
+  const RunResult* r = row.read ? row.read : row.write;
+  if (!r || QueueDepthRun(*r) == r->job.qd) return row.label;
+  const uint32_t ran = QueueDepthRun(*r);
+  std::string label = SuiteTestLabel(IsRandom(r->job.rw), r->job.bs, ran, r->job.threads) + "*";
+  footnotes->push_back(fmt::format("* {} is the test {}, run at Q{}{}", label, row.label, ran,
+                                   ran == 1 ? ": " + r->engine + " is synchronous" : ""));
+  return label;
+}
+
+}  // namespace
+
 std::string QuickTable(const std::string& heading, const std::vector<QuickRow>& rows) {
   std::string out = heading + "\n";
+  std::vector<std::string> footnotes;
   for (const QuickRow& row : rows) {
     const RunResult* with_facts = row.read && row.read->protocol     ? row.read
                                   : row.write && row.write->protocol ? row.write
@@ -149,7 +168,7 @@ std::string QuickTable(const std::string& heading, const std::vector<QuickRow>& 
   for (const QuickRow& row : rows) {
     const DirectionResult* rd = direction(row.read, true);
     const DirectionResult* wr = direction(row.write, false);
-    out += fmt::format("{:<12} {:>11} {:>11} {:>11} {:>11} {:>12} {:>12}", row.label,
+    out += fmt::format("{:<12} {:>11} {:>11} {:>11} {:>11} {:>12} {:>12}", RowLabel(row, &footnotes),
                        rd ? fmt::format("{:.2f}", rd->mb_per_s) : "-", wr ? fmt::format("{:.2f}", wr->mb_per_s) : "-",
                        rd ? fmt::format("{:.0f}", rd->iops) : "-", wr ? fmt::format("{:.0f}", wr->iops) : "-",
                        rd ? fmt::format("{:.1f}", rd->lat.mean_us) : "-",
@@ -161,6 +180,7 @@ std::string QuickTable(const std::string& heading, const std::vector<QuickRow>& 
     out += fmt::format("±%: half-width of the 95 % CI of the mean ({}), as % of the median; "
                        "! = noisy (repeats spread over {:g} %)\n",
                        kConfidenceMethod, kNoisySpreadPct);
+  for (const std::string& f : footnotes) out += f + "\n";
   return out;
 }
 

@@ -24,8 +24,10 @@ std::string RepeatsLine(const RunResult& run);
 
 // CrystalDiskMark's layout: a row per test, read and write side by side; under the heading
 // the ProtocolLine of the first run that has one.
+// A row is labelled by what ran: the suite's test "SEQ1M Q8T1" on a synchronous engine
+// shows as "SEQ1M Q1T1*", with a footnote naming the test and why.
 struct QuickRow {
-  std::string label;  // "SEQ1M Q8T1"
+  std::string label;  // the suite's test, "SEQ1M Q8T1"
   const RunResult* read = nullptr;
   const RunResult* write = nullptr;
 };

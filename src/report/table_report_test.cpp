@@ -59,5 +59,24 @@ TEST(ProtocolLine, RunAndQuickTablesShowItAndLocalRunsDoNot) {
   EXPECT_EQ(QuickTable("quick /tmp", {{"SEQ1M Q8T1", &local, nullptr}}).find("protocol:"), std::string::npos);
 }
 
+// quick smb://... ran its Q8 and Q32 tests at qd 1 (the smb engine is synchronous): the
+// rows say what ran, and a footnote names the test.
+TEST(QuickTable, RowsOfASynchronousEngineSayTheQueueDepthRun) {
+  RunResult smb = ReadRun();
+  smb.engine = "smb";
+  smb.job.qd = 8;
+  smb.qd_run = 1;
+  RunResult asked = smb;
+  asked.qd_run = 0;  // not known (an older run): the label keeps the test's
+  std::string quick = QuickTable("quick smb://198.18.0.2/bench", {{"SEQ1M Q8T1", &smb, nullptr}});
+  EXPECT_NE(quick.find("\nSEQ1M Q1T1* "), std::string::npos) << quick;
+  EXPECT_EQ(quick.find("\nSEQ1M Q8T1"), std::string::npos) << quick;
+  EXPECT_NE(quick.find("* SEQ1M Q1T1* is the test SEQ1M Q8T1, run at Q1: smb is synchronous"), std::string::npos)
+      << quick;
+  std::string old = QuickTable("quick", {{"SEQ1M Q8T1", &asked, nullptr}});
+  EXPECT_NE(old.find("\nSEQ1M Q8T1 "), std::string::npos) << old;
+  EXPECT_NE(RunTable(smb).find("QD1 T1 (--qd 8 asked)"), std::string::npos) << RunTable(smb);
+}
+
 }  // namespace
 }  // namespace nasperf

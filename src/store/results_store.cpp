@@ -65,7 +65,7 @@ std::vector<RepeatFigures> RepeatsFromStore(const nlohmann::json& stored, const 
 // The job as JobToJson writes it, with the run's write data facts under "data": they
 // describe what the job wrote, and ride along without a schema change.
 nlohmann::ordered_json StoredJob(const RunResult& run) {
-  nlohmann::ordered_json job = JobToJson(run.job, run.engine);
+  nlohmann::ordered_json job = JobToJson(run.job, run.engine, run.qd_run);
   if (run.data) job["data"] = DataToJson(*run.data);
   return job;
 }
@@ -342,6 +342,7 @@ Result<RunResult> ResultsStore::ReadRun(SqliteStatement& row, bool details) {
   if (!spec.ok()) return Status::Io("results database: run " + std::to_string(run.id) + ": " + spec.status().message());
   run.job = spec.value();
   if (job.is_object() && job.contains("data")) run.data = DataFromJson(job.at("data"));
+  run.qd_run = QdRunFromJson(job);  // kept inside job_json: no column, no migration
   run.cpu.user_pct = row.Real(12);
   run.cpu.sys_pct = row.Real(13);
   nlohmann::json notes = nlohmann::json::parse(row.Text(14), nullptr, false);

@@ -105,17 +105,23 @@ Result<std::vector<WorkerFile>> DirectoryTarget::Open(const JobSpec& job) {
 }
 
 Result<CacheDropReport> DirectoryTarget::DropCache(bool system_wide) {
-  CacheDropReport worst{"fsync + posix_fadvise(DONTNEED)", 0};
+  // Before Open has laid a file out there is nothing to drop or measure: checked_bytes
+  // stays 0, and the caller must not call that a cold start.
+  CacheDropReport all{"fsync + posix_fadvise(DONTNEED)", 0};
   for (const WorkerOwnFile& f : files_) {
     Result<ScopedFd> fd = f.file.Reopen(O_RDONLY);
     if (!fd.ok()) return fd.status();
     Result<CacheDropReport> drop = DropFromPageCache(fd.value().get(), f.file.path(), f.size_bytes, system_wide);
     if (!drop.ok()) return drop.status();
-    worst.method = drop.value().method;
-    worst.resident_pct = std::max(worst.resident_pct, drop.value().resident_pct);
+    const CacheDropReport& one = drop.value();
+    all.method = one.method;
+    all.dropped = one.dropped;
+    all.ram_fs = one.ram_fs;
+    all.resident_pct = std::max(all.resident_pct, one.resident_pct);
+    all.checked_bytes += one.checked_bytes;
     system_wide = false;  // once is enough
   }
-  return worst;
+  return all;
 }
 
 }  // namespace nasperf

@@ -12,16 +12,27 @@ namespace nasperf {
 
 struct CacheDropReport {
   std::string method;         // "fsync + posix_fadvise(DONTNEED)" [+ " + /proc/sys/vm/drop_caches"]
-  double resident_pct = 0;    // share of the file still in this machine's page cache afterwards
-  bool dropped = true;        // false: nothing here was cached (method says why)
+  double resident_pct = 0;    // share of the checked bytes still in this machine's page cache afterwards
+  bool dropped = true;        // false: nothing here could be dropped (method says why)
+  // Bytes whose residency mincore measured after the drop. 0: nothing was checked (no
+  // file laid out yet), and resident_pct says nothing.
+  uint64_t checked_bytes = 0;
+  // "tmpfs" or "ramfs" when the file system keeps its files only in RAM: the file is the
+  // cache, nothing can be dropped and every read is served from RAM. Empty otherwise.
+  std::string ram_fs;
 };
 
 // Share (0..100) of the first `bytes` of the open file that are in the page cache,
 // from mincore() on a read-only mapping; 0 for an empty range.
 Result<double> ResidentPercent(int fd, uint64_t bytes);
 
+// "tmpfs" or "ramfs" when the open regular file lives on a file system that keeps files
+// only in RAM; "" otherwise (a block device's node sits on devtmpfs, but its data does not).
+std::string RamFileSystemOf(int fd);
+
 // Writes the file's dirty pages, asks the kernel to drop its cached pages and, with
-// `system_wide` (root only), drops every clean cache too. Then measures what stayed.
+// `system_wide` (root only), drops every clean cache too. Then measures what stayed. On
+// tmpfs or ramfs it drops nothing and reports the file system (ram_fs).
 Result<CacheDropReport> DropFromPageCache(const std::string& path, uint64_t bytes, bool system_wide);
 // The same for a file already open (any access mode); `path` names it in errors.
 Result<CacheDropReport> DropFromPageCache(int fd, const std::string& path, uint64_t bytes, bool system_wide);

@@ -48,6 +48,9 @@ class Target {
   virtual std::optional<uint64_t> natural_size(uint32_t threads) const { return std::nullopt; }
   // Whether O_DIRECT works here; `why` says why not (for the fall-back note).
   virtual bool SupportsDirect(std::string* why) { return true; }
+  // Whether --fsync can be a real flush of the written data here; `why` says why not.
+  // Asked before anything connects, so a refusal writes and sends nothing.
+  virtual bool SupportsFsync(std::string* why) const { return true; }
   // Every check that needs the target: space, permissions, O_DIRECT, alignment, safety.
   // Writes nothing.
   virtual Status Check(const JobSpec& job) = 0;

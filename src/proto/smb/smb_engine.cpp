@@ -54,22 +54,10 @@ Result<size_t> SmbEngine::reap(std::span<IoCompletion> out, size_t, std::chrono:
 }
 
 Status SmbEngine::sync() {
-  if (helper_) {
-    int64_t rc = helper_->Call({0, 0, 0, kHelperSync, 0});
-    return rc < 0 ? Status::Io("smb: reopening " + path_ + " after the writes: " + std::strerror(static_cast<int>(-rc)),
-                               static_cast<int>(-rc))
-                  : Status::Ok();
-  }
-  // libsmbclient has no fsync (no SMB2 FLUSH call): closing the handle is the most it
-  // offers, and it makes the server's writes visible, not durable. The target's notes
-  // say so; reopen so the engine stays usable.
-  if (Status s = session_->Close(file_); !s.ok()) {
-    file_ = nullptr;
-    return s;
-  }
-  Result<_SMBCFILE*> file = session_->Open(path_, O_RDWR, 0);
-  file_ = file.ok() ? file.value() : nullptr;
-  return file.status();
+  // libsmbclient has no fsync (no SMB2 FLUSH call), and closing the handle makes the
+  // writes visible, not durable: SmbTarget refuses --fsync before a job starts, and an
+  // engine asked anyway says so rather than pretend.
+  return Status::BadInput("--fsync: libsmbclient offers no flush (fsync) for " + path_);
 }
 
 void SmbEngine::close() {

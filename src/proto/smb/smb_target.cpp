@@ -171,6 +171,15 @@ Result<uint64_t> SmbTarget::FreeBytes() {
   return session_->FreeBytes(directory_.empty() ? "/" : directory_);
 }
 
+bool SmbTarget::SupportsFsync(std::string* why) const {
+  // libsmbclient.h offers no smbc_fsync (no SMB2 FLUSH); closing the file makes the
+  // writes visible to other clients, not durable, so it is no fsync either.
+  if (why)
+    *why = url_.display() + " has no flush: libsmbclient offers no fsync (SMB2 FLUSH) call, and closing the file "
+                            "would not make the writes durable; drop --fsync";
+  return false;
+}
+
 Result<CacheDropReport> SmbTarget::DropCache(bool) {
   return CacheDropReport{"libsmbclient has no client cache (the NAS's own cache is not dropped)", 0, false};
 }

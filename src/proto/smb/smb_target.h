@@ -28,6 +28,8 @@ class SmbTarget final : public SweepableTarget {
   Status Check(const JobSpec& job) override;
   Result<std::vector<WorkerFile>> Open(const JobSpec& job) override;
   Result<CacheDropReport> DropCache(bool system_wide) override;
+  // libsmbclient has no flush call: --fsync is refused rather than faked.
+  bool SupportsFsync(std::string* why) const override;
   std::optional<ProtocolFacts> protocol_facts() const override;
 
   Status StartNewFile() override;
