@@ -40,44 +40,51 @@ TEST(QueueDepthE2eTest, QuickOnPsyncLabelsItsRowsQ1) {
   }
 }
 
+// quick's suite asks Q8 and Q32; psync runs them at 1, and compare against io_uring's
+// quick set lists that as a job difference.
 TEST(QueueDepthE2eTest, CompareListsASynchronousEnginesQueueDepth) {
   TempDir dir;
   ASSERT_TRUE(dir.ok());
   const std::string db = dir.Sub("r.db");
-  auto stored = [&](const char* engine) {
-    json doc = NasperfJson({"run", dir.path(), "--engine", engine, "--qd", "8", "--rw", "randread", "--bs", "4k",
-                            "--size", "4m", "--db", db, "--json"});
-    return doc.contains("runs") && doc["runs"].size() == 1 ? doc["runs"][0] : json::object();
+  auto stored = [&](const char* engine) -> int64_t {
+    json doc = NasperfJson({"quick", dir.path(), "--engine", engine, "--size", "4m", "--repeat", "1", "--time", "1",
+                            "--db", db, "--json"});
+    if (!doc.contains("runs") || doc["runs"].size() != 8) return 0;
+    return doc["runs"][0].value("id", int64_t{0});
   };
-  json uring = stored("io_uring");
-  if (uring.empty()) NASPERF_SKIP_OR_FAIL("io_uring does not run here");
-  json psync = stored("psync");
-  ASSERT_EQ(uring["job"].value("qd_run", 0), 8) << uring["job"].dump();
-  ASSERT_EQ(psync["job"].value("qd_run", 0), 1) << psync["job"].dump();
+  const int64_t uring = stored("io_uring");
+  if (uring == 0) NASPERF_SKIP_OR_FAIL("io_uring does not run here");
+  const int64_t psync = stored("psync");
+  ASSERT_NE(psync, 0);
 
-  json cmp = NasperfJson({"results", "compare", std::to_string(uring["id"].get<int64_t>()),
-                          std::to_string(psync["id"].get<int64_t>()), "--db", db, "--json"});
+  json cmp = NasperfJson({"results", "compare", std::to_string(uring), std::to_string(psync), "--db", db, "--json"});
   ASSERT_TRUE(cmp.contains("compare")) << cmp.dump(2);
   const std::string differences = cmp["compare"]["differences"].dump();
-  EXPECT_TRUE(Contains(differences, "job.qd: 8 vs 8 requested, 1 run (engine synchronous)")) << differences;
+  EXPECT_TRUE(Contains(differences, "requested, 1 run (engine synchronous)")) << differences;
 
-  CliResult human = RunNasperf({"results", "compare", std::to_string(uring["id"].get<int64_t>()),
-                                std::to_string(psync["id"].get<int64_t>()), "--db", db});
+  CliResult human = RunNasperf({"results", "compare", std::to_string(uring), std::to_string(psync), "--db", db});
   ASSERT_EQ(human.exit_code, 0) << human.err;
-  EXPECT_TRUE(Contains(human.out, "8 requested, 1 run (engine synchronous)")) << human.out;
+  EXPECT_TRUE(Contains(human.out, "requested, 1 run (engine synchronous)")) << human.out;
 }
 
-// `run`'s heading says the queue depth that ran.
+// `run`'s heading says the queue depth that ran; the user's own --qd on psync, which
+// could never run it, is refused rather than stored.
 TEST(QueueDepthE2eTest, RunTableSaysTheQueueDepthRun) {
   TempDir dir;
   ASSERT_TRUE(dir.ok());
-  CliResult r = RunNasperf({"run", dir.path(), "--engine", "psync", "--qd", "8", "--rw", "read", "--size", "4m",
+  CliResult r = RunNasperf({"run", dir.path(), "--engine", "io_uring", "--qd", "8", "--rw", "read", "--size", "4m",
                             "--db", dir.Sub("r.db")});
+  if (r.exit_code != 0 && Contains(r.err, "io_uring")) NASPERF_SKIP_OR_FAIL("io_uring does not run here");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   ASSERT_FALSE(Lines(r.out).empty());
-  const std::string heading = Lines(r.out)[0];
-  EXPECT_TRUE(Contains(heading, "QD1 T1")) << heading;
-  EXPECT_TRUE(Contains(heading, "--qd 8 asked")) << heading;
+  EXPECT_TRUE(Contains(Lines(r.out)[0], "QD8 T1")) << Lines(r.out)[0];
+  EXPECT_FALSE(Contains(Lines(r.out)[0], "asked")) << Lines(r.out)[0];
+
+  CliResult psync = RunNasperf({"run", dir.path(), "--engine", "psync", "--qd", "8", "--rw", "read", "--size", "4m",
+                                "--db", dir.Sub("r.db")});
+  EXPECT_EQ(psync.exit_code, 2) << psync.err;
+  EXPECT_TRUE(Contains(psync.err, "--qd: the psync engine is synchronous")) << psync.err;
+  EXPECT_EQ(Lines(psync.err).size(), 1u) << psync.err;
 }
 
 }  // namespace

@@ -135,6 +135,12 @@ Result<JobSpec> BuildJob(const JobOptions& o, const Target& target) {
   Result<BufferPattern> pattern = ParseBufferPattern(o.pattern);
   if (!pattern.ok()) return pattern.status();
   job.pattern = pattern.value();
+  // The user's own --qd with psync, which has one I/O in flight per thread: refused rather
+  // than stored as a depth that never runs. A suite's depths (quick's Q8, Q32) on a
+  // synchronous engine run at 1 and are labelled so (RunResult::qd_run).
+  if (job.engine == "psync" && job.qd > 1)
+    return Status::BadInput("--qd: the psync engine is synchronous and runs at queue depth 1, not " +
+                            std::to_string(job.qd) + "; use --engine io_uring (or auto) for a deeper queue");
   if (Status s = job.Validate(); !s.ok()) return s;
   return job;
 }

@@ -77,11 +77,6 @@ Status JobSpec::Validate() const {
   if (Status s = ValidateLimits(true); !s.ok()) return s;
   if (engine != "auto" && engine != "psync" && engine != "io_uring" && engine != "null")
     return Status::BadInput("--engine: '" + engine + "' is not one of psync, io_uring, auto");
-  // psync has one I/O in flight per thread whatever the job says: a deeper queue would be
-  // stored and labelled as a queue depth that never ran.
-  if (engine == "psync" && qd > 1)
-    return Status::BadInput("--qd: the psync engine is synchronous and runs at queue depth 1, not " +
-                            std::to_string(qd) + "; use --engine io_uring (or auto) for a deeper queue");
   return Status::Ok();
 }
 

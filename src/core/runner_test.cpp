@@ -3,6 +3,7 @@
 #include "core/runner.h"
 
 #include <fcntl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <gtest/gtest.h>
@@ -98,16 +99,32 @@ TEST_P(ReadBackTest, WhatIsWrittenIsReadBack) {
   if (engine_name == "io_uring" && !IoUringAvailable()) NASPERF_SKIP_OR_FAIL_IN_CI("io_uring unavailable");
   TempDir dir;
   const uint64_t blocks = 64;
-  // A file nasperf made (an own name and its mark), since it writes no other existing file.
-  Result<OwnFile> own = OwnFile::Create(dir.path(), "verify");
-  ASSERT_TRUE(own.ok()) << own.status().message();
-  const std::string path = own.value().path();
-  {
+  // A file nasperf made (an own name and its mark) and no longer holds: made in a child that
+  // ends without cleaning up, as a killed run would. nasperf writes no other existing file.
+  int pipe_fds[2];
+  ASSERT_EQ(::pipe(pipe_fds), 0);
+  pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    Result<OwnFile> own = OwnFile::Create(dir.path(), "verify");
+    if (!own.ok()) ::_exit(1);
     Result<ScopedFd> fd = own.value().Reopen(O_WRONLY);
-    ASSERT_TRUE(fd.ok()) << fd.status().message();
+    if (!fd.ok()) ::_exit(1);
     for (uint64_t b = 0; b < blocks; ++b)
-      ASSERT_EQ(::pwrite(fd.value().get(), KnownBlock(b * kBlock).data(), kBlock, b * kBlock), (ssize_t)kBlock);
+      if (::pwrite(fd.value().get(), KnownBlock(b * kBlock).data(), kBlock, b * kBlock) != (ssize_t)kBlock) ::_exit(1);
+    const std::string& made = own.value().path();
+    if (::write(pipe_fds[1], made.data(), made.size()) != (ssize_t)made.size()) ::_exit(1);
+    ::_exit(0);  // no destructors: the file stays
   }
+  ::close(pipe_fds[1]);
+  char made[4096];
+  ssize_t made_bytes = ::read(pipe_fds[0], made, sizeof made);
+  ::close(pipe_fds[0]);
+  int child_status = 0;
+  ASSERT_EQ(::waitpid(child, &child_status, 0), child);
+  ASSERT_TRUE(WIFEXITED(child_status) && WEXITSTATUS(child_status) == 0);
+  ASSERT_GT(made_bytes, 0);
+  const std::string path(made, static_cast<size_t>(made_bytes));
   Result<std::unique_ptr<Target>> target = MakeTarget(path, {});
   ASSERT_TRUE(target.ok()) << target.status().message();
 

@@ -197,7 +197,7 @@ TEST(NetService, UpAndDownStreamsAreCountedAndReported) {
   ASSERT_TRUE(service.Go({{"session", session}}, 7).ok());
   EXPECT_FALSE(service.Go({{"session", session}}, 7).ok()) << "a second NetGo";
   std::atomic<uint64_t> sent{0}, received{extra.size()};
-  std::thread down_reader([&] {
+  std::thread down_reader([&, &down_client = down_client] {
     ASSERT_TRUE(PrepareStreamSocket(down_client.get(), SendMode::kCopy).ok());
     std::vector<char> buffer(1 << 20);
     StreamOutcome rx = ReceiveLoop(down_client.get(), buffer.data(), buffer.size(), StreamLimits{InNs(5)}, stop, received);

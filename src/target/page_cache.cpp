@@ -68,13 +68,13 @@ Result<CacheDropReport> DropFromPageCache(const std::string& path, uint64_t byte
 
 Result<CacheDropReport> DropFromPageCache(int fd, const std::string& path, uint64_t bytes, bool system_wide) {
   CacheDropReport report;
-  if (std::string ram_fs = RamFileSystemOf(fd.get()); !ram_fs.empty()) {
+  if (std::string ram_fs = RamFileSystemOf(fd); !ram_fs.empty()) {
     // DONTNEED cannot drop what has no other home; mincore would say 100 % and the note
     // would read as a failed drop. Say what the file system is instead.
     report.method = ram_fs + " keeps its files only in RAM";
     report.dropped = false;
     report.ram_fs = ram_fs;
-    Result<double> resident = ResidentPercent(fd.get(), bytes);
+    Result<double> resident = ResidentPercent(fd, bytes);
     if (!resident.ok()) return resident.status();
     report.resident_pct = resident.value();
     report.checked_bytes = bytes;
