@@ -5,7 +5,7 @@
 
 #include <memory>
 
-#include "nasperf/engine.h"
+#include "engine/forwarding_engine.h"
 
 namespace nasperf {
 
@@ -14,25 +14,18 @@ struct FaultPlan {
   int64_t fault_result = -5;             // -EIO; a positive value means a short transfer
 };
 
-class FaultInjectingEngine final : public Engine {
+class FaultInjectingEngine final : public ForwardingEngine {
  public:
-  FaultInjectingEngine(std::unique_ptr<Engine> inner, FaultPlan plan) : inner_(std::move(inner)), plan_(plan) {}
-  const char* name() const override { return inner_->name(); }
-  EngineCaps caps() const override { return inner_->caps(); }
-  Status open(const EngineOpenParams& params) override { return inner_->open(params); }
-  Result<size_t> submit(std::span<const IoRequest> requests) override { return inner_->submit(requests); }
+  FaultInjectingEngine(std::unique_ptr<Engine> inner, FaultPlan plan) : ForwardingEngine(std::move(inner)), plan_(plan) {}
   Result<size_t> reap(std::span<IoCompletion> out, size_t min_complete, std::chrono::microseconds timeout) override {
-    Result<size_t> n = inner_->reap(out, min_complete, timeout);
+    Result<size_t> n = ForwardingEngine::reap(out, min_complete, timeout);
     if (!n.ok()) return n;
     for (size_t i = 0; i < n.value(); ++i)
       if (completed_++ >= plan_.fail_after_ios) out[i].result = plan_.fault_result;
     return n;
   }
-  Status sync() override { return inner_->sync(); }
-  void close() override { inner_->close(); }
 
  private:
-  std::unique_ptr<Engine> inner_;
   FaultPlan plan_;
   uint64_t completed_ = 0;
 };

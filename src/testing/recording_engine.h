@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "core/runner.h"
-#include "nasperf/engine.h"
+#include "engine/forwarding_engine.h"
 
 namespace nasperf::testing {
 
@@ -25,18 +25,16 @@ struct IoRecording {
   size_t keep_write_data = 0;  // how many writes per engine keep their bytes
 };
 
-class RecordingEngine final : public Engine {
+class RecordingEngine final : public ForwardingEngine {
  public:
-  RecordingEngine(std::unique_ptr<Engine> inner, IoRecording* recording) : inner_(std::move(inner)), rec_(recording) {
+  RecordingEngine(std::unique_ptr<Engine> inner, IoRecording* recording) : ForwardingEngine(std::move(inner)), rec_(recording) {
     std::lock_guard<std::mutex> lock(rec_->mu);
     index_ = rec_->engines.size();
     rec_->engines.emplace_back();
   }
-  const char* name() const override { return inner_->name(); }
-  EngineCaps caps() const override { return inner_->caps(); }
   Status open(const EngineOpenParams& p) override {
     buffers_ = p.buffers;
-    return inner_->open(p);
+    return ForwardingEngine::open(p);
   }
   Result<size_t> submit(std::span<const IoRequest> requests) override {
     std::lock_guard<std::mutex> lock(rec_->mu);
@@ -49,16 +47,10 @@ class RecordingEngine final : public Engine {
       }
       ios.push_back(std::move(io));
     }
-    return inner_->submit(requests);
+    return ForwardingEngine::submit(requests);
   }
-  Result<size_t> reap(std::span<IoCompletion> out, size_t min_complete, std::chrono::microseconds timeout) override {
-    return inner_->reap(out, min_complete, timeout);
-  }
-  Status sync() override { return inner_->sync(); }
-  void close() override { inner_->close(); }
 
  private:
-  std::unique_ptr<Engine> inner_;
   IoRecording* rec_;
   size_t index_ = 0;
   size_t writes_kept_ = 0;
