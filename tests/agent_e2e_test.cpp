@@ -17,14 +17,6 @@ using std::chrono::milliseconds;
 
 class AgentE2eTest : public AgentFixture {
  protected:
-  void TearDown() override {
-    if (agent_.process.running()) {
-      agent_.process.Signal(SIGTERM);
-      CliResult r = agent_.process.Finish(10);
-      EXPECT_EQ(r.exit_code, 0) << r.err;
-    }
-    EXPECT_TRUE(NasperfFiles(root_).empty()) << "left behind in the root";
-  }
   // JobStart "check" for `dir` with a small write job; the agent's answer as a Status.
   Status StartJobIn(AgentConnection& conn, const std::string& dir) {
     json job = {{"rw", "write"}, {"bs", 65536}, {"qd", 1}, {"threads", 1}, {"size", 1 << 20}};

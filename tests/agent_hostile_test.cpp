@@ -37,14 +37,6 @@ std::string Nested(size_t levels) { return std::string(levels, '[') + std::strin
 
 class AgentHostileTest : public AgentFixture {
  protected:
-  void TearDown() override {
-    if (agent_.process.running()) {
-      agent_.process.Signal(SIGTERM);
-      CliResult r = agent_.process.Finish(10);
-      EXPECT_EQ(r.exit_code, 0) << r.err;
-    }
-    EXPECT_TRUE(NasperfFiles(root_).empty()) << "left behind in the root";
-  }
   // JobStart "check" (a probe file is created and removed in `dir`); the answer as a Status.
   Status CheckIn(AgentConnection& conn, const std::string& dir) {
     Result<Frame> r =

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <poll.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -108,6 +109,15 @@ class AgentFixture : public ::testing::Test {
     token_file_ = MakeTokenFile(dir_);
     agent_ = StartAgent(root_, token_file_);
     ASSERT_NE(agent_.port, 0) << "no start line from the agent: '" << agent_.start_line << "'";
+  }
+  // A running agent ends cleanly on SIGTERM, and leaves nothing in its root.
+  void TearDown() override {
+    if (agent_.process.running()) {
+      agent_.process.Signal(SIGTERM);
+      CliResult r = agent_.process.Finish(10);
+      EXPECT_EQ(r.exit_code, 0) << r.err;
+    }
+    EXPECT_TRUE(NasperfFiles(root_).empty()) << "left behind in the root";
   }
   TempDir dir_;
   std::string root_;

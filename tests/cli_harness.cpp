@@ -7,6 +7,7 @@
 #include <linux/loop.h>
 #include <poll.h>
 #include <signal.h>
+#include <sqlite3.h>
 #include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
@@ -591,6 +592,30 @@ nlohmann::json NasperfJson(const std::vector<std::string>& args, double timeout_
   EXPECT_TRUE(parsed) << Join(args);
   if (!parsed || !doc.is_object()) return nlohmann::json::object();
   return doc;
+}
+
+std::string SqliteQuery(const std::string& path, const std::string& sql, bool create) {
+  sqlite3* db = nullptr;
+  std::string out;
+  if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0), nullptr) != SQLITE_OK) {
+    out = std::string("error: open: ") + (db ? sqlite3_errmsg(db) : "out of memory");
+    sqlite3_close(db);
+    return out;
+  }
+  sqlite3_busy_timeout(db, 10000);
+  char* message = nullptr;
+  auto row = [](void* text, int n, char** values, char**) -> int {
+    std::string* o = static_cast<std::string*>(text);
+    if (!o->empty()) *o += "\n";
+    *o += n > 0 && values[0] ? values[0] : "NULL";
+    return 0;
+  };
+  if (sqlite3_exec(db, sql.c_str(), row, &out, &message) != SQLITE_OK) {
+    out = std::string("error: ") + (message ? message : "?");
+    sqlite3_free(message);
+  }
+  sqlite3_close(db);
+  return out;
 }
 
 }  // namespace nasperf::e2e

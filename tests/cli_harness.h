@@ -168,6 +168,11 @@ uint64_t TotalBytes(const nlohmann::json& run);
 // "note" at the start (after an optional "nasperf: "), or a line redrawn with '\r'.
 ::testing::AssertionResult OnlyWarningsOrProgress(const std::string& err);
 
+// Runs `sql` on the SQLite file at `path` (created when `create`) and returns the first
+// column of each row, one a line, or "error: ..." with what SQLite said. Waits up to 10 s
+// for a lock.
+std::string SqliteQuery(const std::string& path, const std::string& sql, bool create);
+
 }  // namespace nasperf::e2e
 
 // A test that needs something this machine lacks (root, a file system, a device) skips on

@@ -4,7 +4,6 @@
 // files left untouched, a killed run left partial in a healthy database, and several
 // nasperf processes storing at once.
 #include <signal.h>
-#include <sqlite3.h>
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -102,29 +101,7 @@ bool Exists(const std::string& path) {
 
 // Runs SQL on an SQLite file through the library nasperf links; the rows' first
 // column, joined with '\n', or "error: ..." .
-std::string Sqlite(const std::string& path, const std::string& sql) {
-  sqlite3* db = nullptr;
-  std::string out;
-  if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) != SQLITE_OK) {
-    out = std::string("error: open: ") + (db ? sqlite3_errmsg(db) : "out of memory");
-    sqlite3_close(db);
-    return out;
-  }
-  sqlite3_busy_timeout(db, 10000);
-  char* message = nullptr;
-  auto row = [](void* text, int n, char** values, char**) -> int {
-    std::string* o = static_cast<std::string*>(text);
-    if (!o->empty()) *o += "\n";
-    *o += n > 0 && values[0] ? values[0] : "NULL";
-    return 0;
-  };
-  if (sqlite3_exec(db, sql.c_str(), row, &out, &message) != SQLITE_OK) {
-    out = std::string("error: ") + (message ? message : "?");
-    sqlite3_free(message);
-  }
-  sqlite3_close(db);
-  return out;
-}
+std::string Sqlite(const std::string& path, const std::string& sql) { return SqliteQuery(path, sql, true); }
 
 std::string MakeDir(const TempDir& parent, const std::string& name) {
   std::string path = parent.Sub(name);

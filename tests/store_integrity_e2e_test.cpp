@@ -4,7 +4,6 @@
 // a truncated database is called truncated, a full disk full; a read-only database is still listed.
 #include <netinet/in.h>
 #include <signal.h>
-#include <sqlite3.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -22,29 +21,7 @@ namespace {
 using nlohmann::json;
 
 // The first column of the rows `sql` returns, joined with '\n', or "error: ...".
-std::string Query(const std::string& path, const std::string& sql) {
-  sqlite3* db = nullptr;
-  std::string out;
-  if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE, nullptr) != SQLITE_OK) {
-    out = std::string("error: open: ") + (db ? sqlite3_errmsg(db) : "out of memory");
-    sqlite3_close(db);
-    return out;
-  }
-  sqlite3_busy_timeout(db, 10000);
-  char* message = nullptr;
-  auto row = [](void* text, int n, char** values, char**) -> int {
-    std::string* o = static_cast<std::string*>(text);
-    if (!o->empty()) *o += "\n";
-    *o += n > 0 && values[0] ? values[0] : "NULL";
-    return 0;
-  };
-  if (sqlite3_exec(db, sql.c_str(), row, &out, &message) != SQLITE_OK) {
-    out = std::string("error: ") + (message ? message : "?");
-    sqlite3_free(message);
-  }
-  sqlite3_close(db);
-  return out;
-}
+std::string Query(const std::string& path, const std::string& sql) { return SqliteQuery(path, sql, false); }
 
 // The id of a run stored by `run null: ... --db DB --json`.
 int64_t StoreNullRun(const std::string& db) {
