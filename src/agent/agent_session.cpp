@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <thread>
 
 #include "agent/agent_job.h"
@@ -262,13 +263,13 @@ class ControlSession {
       if (Status s = CheckAgentJob(request.value()); !s.ok()) return SendError(s);
       return Send(MessageType::kJobDone, {{"runs", nlohmann::json::array()}, {"inventory", nlohmann::json::object()}});
     }
-    std::unique_lock<std::mutex> slot(ctx_.job_mutex, std::try_to_lock);
-    if (!slot.owns_lock())
+    bool idle = false;
+    if (!ctx_.job_busy.compare_exchange_strong(idle, true))
       return Send(MessageType::kError, ErrorPayload("busy", "another client's job is running on this agent"));
     job_cancel_.store(false);
     job_running_.store(true);
     Log(peer_, "job " + std::string(ToString(request.value().job.rw)) + " in " + request.value().resolved.real_path);
-    job_thread_ = std::thread([this, slot = std::move(slot), request = std::move(request).value()]() mutable {
+    job_thread_ = std::thread([this, request = std::move(request).value()]() mutable {
       // Cancelled by JobCancel, by this connection closing, or by the agent shutting down.
       std::atomic<bool> cancel{false};
       std::thread watcher;  // folds the two outer flags into the one the engines read
@@ -299,7 +300,7 @@ class ControlSession {
       Log(peer_, outcome.status.ok() ? "job done" : "job stopped: " + outcome.status.message());
       // Free the agent and this connection before answering: the client may send its
       // next JobStart the moment it reads JobDone.
-      slot.unlock();
+      ctx_.job_busy.store(false);
       job_running_.store(false);
       if (outcome.runs.empty()) {
         SendError(outcome.status);

@@ -4,7 +4,6 @@
 
 #include <atomic>
 #include <cstdint>
-#include <mutex>
 
 #include "agent/agent_server.h"
 #include "agent/frame_socket.h"
@@ -20,9 +19,10 @@ struct AgentContext {
   RootDir root;
   NetService* net = nullptr;
   std::atomic<bool> shutting_down{false};
-  // Jobs run one at a time on an agent: two would measure each other (and a directory
-  // target's file names are per process).
-  std::mutex job_mutex;
+  // Jobs run one at a time on an agent (two would measure each other): claimed by the
+  // connection that starts a job and released by that job's own thread, so an atomic
+  // flag, not a mutex (a mutex must be unlocked by the thread that locked it).
+  std::atomic<bool> job_busy{false};
 };
 
 // Serves the connection until it closes, fails or the agent shuts down. Never throws.
