@@ -1,11 +1,12 @@
 // libFuzzer target: the parsers of option values and command lines — sizes, durations,
-// protocol URLs, import formats — and the redaction of a stored command line. Each
+// protocol URLs, import formats, compare's --line rates — and the redaction of a stored command line. Each
 // must give a value or a BadInput, never crash, hang or recurse per character.
 #include "cli/command_line.h"
 #include "core/units.h"
 #include "fuzz_input.h"
 #include "import/import.h"
 #include "proto/url.h"
+#include "report/compare.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::vector<std::string> words = nasperf::fuzz::SplitAtNul(data, size);
@@ -14,6 +15,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     (void)nasperf::ParseSize(w);
     (void)nasperf::ParseDuration(w);
     (void)nasperf::ParseImportFormat(w);
+    (void)nasperf::ParseLineRate(w);
     if (nasperf::IsProtocolUrl(w)) (void)nasperf::ParseProtocolUrl(w);
     argv.push_back(w.c_str());
   }
