@@ -4,8 +4,8 @@
 #include <cstdlib>
 
 #include "fuzz_input.h"
-#include "platform/bounded_json.h"
-#include "report/json_report.h"
+#include "base/bounded_json.h"
+#include "model/run_json.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   nasperf::Result<nlohmann::json> j = nasperf::ParseBoundedJson(nasperf::fuzz::AsText(data, size));

@@ -2,7 +2,7 @@
 // protocol URLs, import formats, compare's --line rates — and the redaction of a stored command line. Each
 // must give a value or a BadInput, never crash, hang or recurse per character.
 #include "cli/command_line.h"
-#include "core/units.h"
+#include "base/units.h"
 #include "fuzz_input.h"
 #include "import/import.h"
 #include "proto/url.h"

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "agent/auth.h"
+#include "wire/auth.h"
 #include "agent_test_support.h"
 
 namespace nasperf::e2e {

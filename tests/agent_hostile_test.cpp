@@ -13,7 +13,7 @@
 #include <thread>
 #include <vector>
 
-#include "agent/auth.h"
+#include "wire/auth.h"
 #include "agent_test_support.h"
 
 namespace nasperf::e2e {

@@ -14,9 +14,9 @@
 
 #include <gtest/gtest.h>
 
-#include "agent/agent_client.h"
-#include "agent/frame_socket.h"
-#include "platform/tcp_connect.h"
+#include "wire/agent_client.h"
+#include "wire/frame_socket.h"
+#include "base/tcp_connect.h"
 #include "cli_harness.h"
 
 namespace nasperf::e2e {

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "cli_harness.h"
-#include "platform/scoped_fd.h"
+#include "base/scoped_fd.h"
 
 namespace nasperf::e2e {
 namespace {

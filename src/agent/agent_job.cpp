@@ -5,9 +5,9 @@
 #include <sys/stat.h>
 
 #include "agent/cancellable_engine.h"
-#include "cli/cold_reads.h"
+#include "suite/cold_reads.h"
 #include "core/runner.h"
-#include "report/json_report.h"
+#include "model/run_json.h"
 #include "sysinfo/inventory.h"
 #include "sysinfo/telemetry/telemetry.h"
 #include "target/directory_target.h"

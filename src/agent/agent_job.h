@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "agent/messages.h"
+#include "wire/messages.h"
 #include "agent/root_path.h"
 #include "nasperf/job.h"
 #include "nasperf/result.h"

@@ -13,11 +13,11 @@
 #include <list>
 #include <thread>
 
-#include "agent/agent_client.h"
+#include "wire/agent_client.h"
 #include "agent/agent_session.h"
-#include "agent/auth.h"
+#include "wire/auth.h"
 #include "net/net_service.h"
-#include "platform/signals.h"
+#include "base/signals.h"
 
 namespace nasperf {
 namespace {

@@ -8,11 +8,11 @@
 #include <thread>
 
 #include "agent/agent_job.h"
-#include "agent/auth.h"
-#include "agent/messages.h"
+#include "wire/auth.h"
+#include "wire/messages.h"
 #include "net/net_service.h"
 #include "nasperf/version.h"
-#include "report/json_report.h"
+#include "model/run_json.h"
 #include "sysinfo/inventory.h"
 #include "sysinfo/telemetry/telemetry.h"
 

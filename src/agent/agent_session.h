@@ -6,9 +6,9 @@
 #include <cstdint>
 
 #include "agent/agent_server.h"
-#include "agent/frame_socket.h"
+#include "wire/frame_socket.h"
 #include "agent/root_path.h"
-#include "platform/scoped_fd.h"
+#include "base/scoped_fd.h"
 
 namespace nasperf {
 

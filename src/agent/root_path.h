@@ -4,7 +4,7 @@
 #include <string>
 
 #include "nasperf/status.h"
-#include "platform/scoped_fd.h"
+#include "base/scoped_fd.h"
 
 namespace nasperf {
 

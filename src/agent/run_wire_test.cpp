@@ -1,7 +1,7 @@
 // A run crosses the wire as RunToJson and comes back with RunFromJson unchanged.
 #include <gtest/gtest.h>
 
-#include "report/json_report.h"
+#include "model/run_json.h"
 
 namespace nasperf {
 namespace {

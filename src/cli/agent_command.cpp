@@ -5,9 +5,9 @@
 #include <nlohmann/json.hpp>
 
 #include "agent/agent_server.h"
-#include "agent/auth.h"
+#include "wire/auth.h"
 #include "cli/commands.h"
-#include "platform/signals.h"
+#include "base/signals.h"
 
 namespace nasperf {
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "cli/commands.h"
-#include "core/units.h"
+#include "base/units.h"
 #include "target/own_file.h"
 
 namespace nasperf {

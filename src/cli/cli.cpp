@@ -19,7 +19,7 @@
 #include "cli/report_command.h"
 #include "cli/results_command.h"
 #include "nasperf/version.h"
-#include "platform/signals.h"
+#include "base/signals.h"
 #include "proto/smb/smb_io_helper.h"
 
 namespace nasperf {

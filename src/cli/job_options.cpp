@@ -1,7 +1,7 @@
 // Declaration and parsing of the job options.
 #include "cli/job_options.h"
 
-#include "core/units.h"
+#include "base/units.h"
 #include "target/page_cache.h"
 
 namespace nasperf {

@@ -10,7 +10,7 @@
 
 #include "nasperf/job.h"
 #include "nasperf/status.h"
-#include "target/target.h"
+#include "core/target.h"
 
 namespace nasperf {
 

@@ -11,10 +11,10 @@
 #include "cli/progress.h"
 #include "cli/run_recorder.h"
 #include "core/runner.h"
-#include "core/units.h"
+#include "base/units.h"
 #include "net/net_client.h"
-#include "platform/clock.h"
-#include "report/json_report.h"
+#include "base/clock.h"
+#include "model/run_json.h"
 #include "report/table_report.h"
 #include "sysinfo/inventory.h"
 

@@ -5,8 +5,8 @@
 
 #include <cstdlib>
 
-#include "core/units.h"
-#include "platform/secret_file.h"
+#include "base/units.h"
+#include "base/secret_file.h"
 #include "proto/url.h"
 
 namespace nasperf {

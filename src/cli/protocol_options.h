@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "nasperf/status.h"
-#include "target/target.h"
+#include "core/target.h"
 
 namespace nasperf {
 

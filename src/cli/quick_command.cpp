@@ -4,16 +4,16 @@
 
 #include <fmt/format.h>
 
-#include "cli/cold_reads.h"
+#include "suite/cold_reads.h"
 #include "cli/clean_command.h"
 #include "cli/commands.h"
 #include "cli/progress.h"
 #include "cli/remote_job.h"
 #include "cli/run_recorder.h"
 #include "core/runner.h"
-#include "core/units.h"
+#include "base/units.h"
 #include "proto/url.h"
-#include "report/json_report.h"
+#include "model/run_json.h"
 #include "report/table_report.h"
 #include "sysinfo/inventory.h"
 

@@ -7,9 +7,9 @@
 #include <mutex>
 #include <thread>
 
-#include "agent/agent_client.h"
-#include "report/json_report.h"
-#include "platform/signals.h"
+#include "wire/agent_client.h"
+#include "model/run_json.h"
+#include "base/signals.h"
 #include "sysinfo/inventory.h"
 
 namespace nasperf {

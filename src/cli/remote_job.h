@@ -11,7 +11,7 @@
 
 #include "cli/commands.h"
 #include "core/runner.h"
-#include "target/target.h"
+#include "core/target.h"
 
 namespace nasperf {
 

@@ -12,7 +12,7 @@
 
 #include "cli/commands.h"
 #include "cli/stored_items.h"
-#include "platform/clock.h"
+#include "base/clock.h"
 #include "report/html_report.h"
 #include "report/report_data.h"
 #include "target/own_file.h"

@@ -4,13 +4,13 @@
 #include <cstdio>
 
 #include "cli/clean_command.h"
-#include "cli/cold_reads.h"
+#include "suite/cold_reads.h"
 #include "cli/commands.h"
 #include "cli/progress.h"
 #include "cli/remote_job.h"
 #include "cli/run_recorder.h"
 #include "core/runner.h"
-#include "report/json_report.h"
+#include "model/run_json.h"
 #include "report/table_report.h"
 #include "sysinfo/inventory.h"
 

@@ -1,8 +1,8 @@
 // RunRecorder.
 #include "cli/run_recorder.h"
 
-#include "platform/clock.h"
-#include "target/target.h"
+#include "base/clock.h"
+#include "core/target.h"
 
 namespace nasperf {
 

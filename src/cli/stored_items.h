@@ -8,7 +8,7 @@
 #include "nasperf/status.h"
 #include "report/report_data.h"
 #include "store/results_store.h"
-#include "sweep/sweep_summary.h"
+#include "suite/sweep_summary.h"
 
 namespace nasperf {
 

@@ -5,7 +5,7 @@
 #include <set>
 
 #include "core/runner.h"
-#include "report/json_report.h"
+#include "model/run_json.h"
 #include "testing/recording_engine.h"
 #include "workload/run_seed.h"
 

@@ -4,7 +4,7 @@
 #include <array>
 #include <utility>
 
-#include "core/units.h"
+#include "base/units.h"
 #include "nasperf/engine.h"
 
 namespace nasperf {

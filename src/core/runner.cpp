@@ -9,10 +9,10 @@
 #include <thread>
 #include <vector>
 
-#include "core/units.h"
+#include "base/units.h"
 #include "core/worker.h"
-#include "platform/clock.h"
-#include "platform/signals.h"
+#include "base/clock.h"
+#include "base/signals.h"
 #include "stats/histogram.h"
 #include "workload/data_sample.h"
 #include "workload/run_seed.h"

@@ -10,7 +10,7 @@
 #include "nasperf/engine.h"
 #include "nasperf/result.h"
 #include "nasperf/status.h"
-#include "target/target.h"
+#include "core/target.h"
 
 namespace nasperf {
 

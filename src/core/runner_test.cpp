@@ -16,8 +16,8 @@
 #include <tuple>
 
 #include "engine/fault_injecting_engine.h"
-#include "platform/clock.h"
-#include "platform/signals.h"
+#include "base/clock.h"
+#include "base/signals.h"
 #include "stats/histogram.h"
 #include "target/own_file.h"
 #include "testing/test_support.h"

@@ -3,7 +3,7 @@
 
 #include <vector>
 
-#include "core/units.h"
+#include "base/units.h"
 
 namespace nasperf {
 namespace {

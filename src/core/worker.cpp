@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "core/verify_pass.h"
-#include "platform/clock.h"
+#include "base/clock.h"
 #include "workload/offsets.h"
 #include "workload/run_seed.h"
 

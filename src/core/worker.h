@@ -10,7 +10,7 @@
 #include "nasperf/engine.h"
 #include "nasperf/job.h"
 #include "stats/histogram.h"
-#include "target/target.h"
+#include "core/target.h"
 #include "workload/buffers.h"
 #include "workload/verify_data.h"
 

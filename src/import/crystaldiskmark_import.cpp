@@ -8,7 +8,7 @@
 #include <optional>
 #include <string_view>
 
-#include "core/units.h"
+#include "base/units.h"
 #include "import/import_util.h"
 
 namespace nasperf::import_detail {

@@ -6,7 +6,7 @@
 
 #include "import/fio_options.h"
 #include "import/import_util.h"
-#include "platform/bounded_json.h"
+#include "base/bounded_json.h"
 
 namespace nasperf::import_detail {
 namespace {

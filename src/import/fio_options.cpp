@@ -4,7 +4,7 @@
 #include <cctype>
 #include <cmath>
 
-#include "core/units.h"
+#include "base/units.h"
 #include "import/import_util.h"
 
 namespace nasperf::import_detail {

@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "core/units.h"
+#include "base/units.h"
 
 namespace nasperf::import_detail {
 namespace {

@@ -6,8 +6,8 @@
 
 #include "import/bounded_read.h"
 #include "import/run_checks.h"
-#include "platform/bounded_json.h"
-#include "report/json_report.h"
+#include "base/bounded_json.h"
+#include "model/run_json.h"
 
 namespace nasperf {
 

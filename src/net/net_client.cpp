@@ -12,8 +12,8 @@
 
 #include <fmt/format.h>
 
-#include "platform/clock.h"
-#include "platform/signals.h"
+#include "base/clock.h"
+#include "base/signals.h"
 
 namespace nasperf::net {
 namespace {

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "agent/agent_client.h"
+#include "wire/agent_client.h"
 #include "nasperf/result.h"
 #include "nasperf/status.h"
 #include "net/net_stream.h"

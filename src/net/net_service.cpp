@@ -13,11 +13,11 @@
 
 #include <fmt/format.h>
 
-#include "agent/frame_socket.h"
-#include "agent/wire.h"
+#include "wire/frame_socket.h"
+#include "wire/wire.h"
 #include "net/net_stream.h"
 #include "net/stream_window.h"
-#include "platform/clock.h"
+#include "base/clock.h"
 #include "sysinfo/telemetry/telemetry.h"
 
 namespace nasperf {

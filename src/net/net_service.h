@@ -11,7 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "nasperf/status.h"
-#include "platform/scoped_fd.h"
+#include "base/scoped_fd.h"
 
 namespace nasperf {
 

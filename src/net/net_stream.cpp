@@ -18,7 +18,7 @@
 
 #include <fmt/format.h>
 
-#include "platform/clock.h"
+#include "base/clock.h"
 
 #ifndef SO_ZEROCOPY
 #define SO_ZEROCOPY 60

@@ -10,7 +10,7 @@
 
 #include "nasperf/status.h"
 #include "net/stream_window.h"
-#include "platform/scoped_fd.h"
+#include "base/scoped_fd.h"
 
 namespace nasperf::net {
 

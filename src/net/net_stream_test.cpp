@@ -10,9 +10,9 @@
 
 #include <gtest/gtest.h>
 
-#include "agent/wire.h"
+#include "wire/wire.h"
 #include "net/net_service.h"
-#include "platform/clock.h"
+#include "base/clock.h"
 
 namespace nasperf::net {
 namespace {

@@ -13,7 +13,7 @@
 
 #include "engine/completion_queue.h"
 #include "nasperf/status.h"
-#include "platform/clock.h"
+#include "base/clock.h"
 
 namespace nasperf {
 

@@ -11,7 +11,7 @@
 #include <cstring>
 
 #include "report/bars.h"
-#include "report/json_report.h"
+#include "model/run_json.h"
 #include "stats/confidence.h"
 #include "stats/welch.h"
 #include "sysinfo/inventory.h"

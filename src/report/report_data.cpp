@@ -7,10 +7,10 @@
 
 #include <fmt/format.h>
 
-#include "core/units.h"
+#include "base/units.h"
 #include "nasperf/version.h"
 #include "report/compare.h"
-#include "report/json_report.h"
+#include "model/run_json.h"
 
 namespace nasperf {
 namespace {

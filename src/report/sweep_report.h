@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "nasperf/result.h"
-#include "sweep/sweep_summary.h"
+#include "suite/sweep_summary.h"
 
 namespace nasperf {
 

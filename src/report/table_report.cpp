@@ -3,7 +3,7 @@
 
 #include <fmt/format.h>
 
-#include "core/units.h"
+#include "base/units.h"
 #include "stats/confidence.h"
 #include "sysinfo/telemetry/telemetry.h"
 

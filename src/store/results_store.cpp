@@ -9,7 +9,7 @@
 #include <memory>
 
 #include "nasperf/version.h"
-#include "report/json_report.h"
+#include "model/run_json.h"
 #include "stats/histogram.h"
 #include "store/run_owner.h"
 #include "store/schema.h"

@@ -87,7 +87,7 @@ ALTER TABLE runs ADD COLUMN telemetry_json TEXT;
 
 // Version 5: how a protocol target (smb://, nfs://, iscsi://) was reached — protocol,
 // negotiated version, server, share and mount-like options — as ProtocolToJson's object
-// (report/json_report.h). NULL for local targets, agents' runs and imports of other tools.
+// (model/run_json.h). NULL for local targets, agents' runs and imports of other tools.
 constexpr const char* kMigrateV4ToV5 = R"sql(
 ALTER TABLE runs ADD COLUMN protocol_json TEXT;
 )sql";

@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "sysinfo/fake_root_for_tests.h"
+#include "testing/fake_root.h"
 #include "sysinfo/raid_info.h"
 #include "sysinfo/storage_info.h"
 

@@ -5,7 +5,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "sysinfo/fake_root_for_tests.h"
+#include "testing/fake_root.h"
 
 namespace nasperf::sysinfo {
 namespace {

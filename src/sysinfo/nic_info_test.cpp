@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-#include "sysinfo/fake_root_for_tests.h"
+#include "testing/fake_root.h"
 
 namespace nasperf::sysinfo {
 namespace {

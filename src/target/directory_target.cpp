@@ -10,8 +10,9 @@
 #include <cerrno>
 #include <cstring>
 
-#include "core/units.h"
+#include "base/units.h"
 #include "target/file_layout.h"
+#include "target/page_cache.h"
 
 namespace nasperf {
 

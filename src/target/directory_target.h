@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "platform/scoped_fd.h"
+#include "base/scoped_fd.h"
 #include "target/own_file.h"
-#include "target/target.h"
+#include "core/target.h"
 
 namespace nasperf {
 

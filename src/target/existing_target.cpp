@@ -7,10 +7,11 @@
 #include <algorithm>
 #include <cerrno>
 
-#include "core/units.h"
+#include "base/units.h"
 #include "target/block_device.h"
 #include "target/file_layout.h"
 #include "target/holes.h"
+#include "target/page_cache.h"
 
 namespace nasperf {
 namespace {

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "target/own_file.h"
-#include "target/target.h"
+#include "core/target.h"
 
 namespace nasperf {
 

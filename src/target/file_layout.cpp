@@ -10,8 +10,8 @@
 
 #include <cerrno>
 
-#include "core/units.h"
-#include "platform/signals.h"
+#include "base/units.h"
+#include "base/signals.h"
 #include "workload/buffers.h"
 #include "workload/run_seed.h"
 

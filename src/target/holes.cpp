@@ -5,7 +5,7 @@
 
 #include <cerrno>
 
-#include "core/units.h"
+#include "base/units.h"
 
 namespace nasperf {
 

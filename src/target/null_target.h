@@ -1,7 +1,7 @@
 // null: no storage at all; the runner and the null engine measure nasperf's own overhead.
 #pragma once
 
-#include "target/target.h"
+#include "core/target.h"
 
 namespace nasperf {
 

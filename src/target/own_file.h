@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "nasperf/status.h"
-#include "platform/scoped_fd.h"
+#include "base/scoped_fd.h"
 
 namespace nasperf {
 

@@ -13,7 +13,7 @@
 #include <cstring>
 #include <vector>
 
-#include "platform/scoped_fd.h"
+#include "base/scoped_fd.h"
 
 namespace nasperf {
 namespace {

@@ -6,21 +6,10 @@
 #include <cstdint>
 #include <string>
 
+#include "core/target.h"
 #include "nasperf/status.h"
 
 namespace nasperf {
-
-struct CacheDropReport {
-  std::string method;         // "fsync + posix_fadvise(DONTNEED)" [+ " + /proc/sys/vm/drop_caches"]
-  double resident_pct = 0;    // share of the checked bytes still in this machine's page cache afterwards
-  bool dropped = true;        // false: nothing here could be dropped (method says why)
-  // Bytes whose residency mincore measured after the drop. 0: nothing was checked (no
-  // file laid out yet), and resident_pct says nothing.
-  uint64_t checked_bytes = 0;
-  // "tmpfs" or "ramfs" when the file system keeps its files only in RAM: the file is the
-  // cache, nothing can be dropped and every read is served from RAM. Empty otherwise.
-  std::string ram_fs;
-};
 
 // Share (0..100) of the first `bytes` of the open file that are in the page cache,
 // from mincore() on a read-only mapping; 0 for an empty range.

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "platform/scoped_fd.h"
+#include "base/scoped_fd.h"
 #include "testing/test_support.h"
 
 namespace nasperf {

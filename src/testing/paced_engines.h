@@ -14,7 +14,7 @@
 
 #include "core/runner.h"
 #include "nasperf/engine.h"
-#include "platform/clock.h"
+#include "base/clock.h"
 
 namespace nasperf::testing {
 

@@ -4,7 +4,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "core/units.h"
+#include "base/units.h"
 #include "workload/offsets.h"
 
 namespace nasperf {

@@ -5,7 +5,7 @@
 #include <iscsi/scsi-lowlevel.h>
 #include <unistd.h>
 
-#include "platform/tcp_connect.h"
+#include "base/tcp_connect.h"
 
 namespace nasperf {
 

@@ -1,7 +1,7 @@
 // IscsiTarget: URL, capacity, the destructive-write guard and per-thread LUN regions.
 #include "proto/iscsi/iscsi_target.h"
 
-#include "core/units.h"
+#include "base/units.h"
 
 namespace nasperf {
 

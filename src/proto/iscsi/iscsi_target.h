@@ -9,7 +9,7 @@
 #include "proto/iscsi/iscsi_session.h"
 #include "target/holes.h"
 #include "proto/url.h"
-#include "target/target.h"
+#include "core/target.h"
 
 namespace nasperf {
 

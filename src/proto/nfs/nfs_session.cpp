@@ -8,7 +8,7 @@
 #include <mutex>
 #include <vector>
 
-#include "platform/tcp_connect.h"
+#include "base/tcp_connect.h"
 
 namespace nasperf {
 

@@ -9,7 +9,7 @@
 #include <algorithm>
 #include <cerrno>
 
-#include "core/units.h"
+#include "base/units.h"
 #include "target/file_layout.h"
 #include "target/own_file.h"
 

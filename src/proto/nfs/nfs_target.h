@@ -10,7 +10,7 @@
 
 #include "proto/nfs/nfs_session.h"
 #include "proto/url.h"
-#include "target/target.h"
+#include "core/target.h"
 
 namespace nasperf {
 

@@ -15,8 +15,8 @@
 #include <fmt/format.h>
 #include <openssl/rand.h>
 
-#include "platform/scoped_fd.h"
-#include "platform/tcp_connect.h"
+#include "base/scoped_fd.h"
+#include "base/tcp_connect.h"
 
 namespace nasperf {
 namespace {

@@ -22,7 +22,7 @@
 
 #include <gtest/gtest.h>
 
-#include "platform/scoped_fd.h"
+#include "base/scoped_fd.h"
 #include "testing/test_support.h"
 
 extern char** environ;

@@ -20,7 +20,7 @@
 
 #include "nasperf/engine.h"
 #include "nasperf/status.h"
-#include "platform/scoped_fd.h"
+#include "base/scoped_fd.h"
 
 namespace nasperf {
 

@@ -8,8 +8,8 @@
 #include <algorithm>
 #include <cerrno>
 
-#include "core/units.h"
-#include "platform/tcp_connect.h"
+#include "base/units.h"
+#include "base/tcp_connect.h"
 #include "target/file_layout.h"
 #include "target/own_file.h"
 

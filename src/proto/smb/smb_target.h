@@ -11,7 +11,7 @@
 #include "proto/smb/smb2_negotiate.h"
 #include "proto/smb/smb_session.h"
 #include "proto/url.h"
-#include "target/target.h"
+#include "core/target.h"
 
 namespace nasperf {
 

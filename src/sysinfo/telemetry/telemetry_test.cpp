@@ -10,7 +10,7 @@
 #include <fstream>
 #include <thread>
 
-#include "sysinfo/fake_root_for_tests.h"
+#include "testing/fake_root.h"
 #include "sysinfo/host_parsers.h"
 #include "sysinfo/sysfs_read.h"
 #include "testing/test_support.h"

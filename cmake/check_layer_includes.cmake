@@ -1,0 +1,25 @@
+cmake_minimum_required(VERSION 3.20)
+# Fails when a source file of a layer includes a header from a folder the layer may not
+# depend on (cmake/layers.cmake). Run by the build: cmake -DLAYER=engine
+# -DALLOWED="base|engine|nasperf" -DFILES="a.cpp|b.h" -DSTAMP=out -P check_layer_includes.cmake
+string(REPLACE "|" ";" allowed "${ALLOWED}")
+string(REPLACE "|" ";" files "${FILES}")
+set(violations "")
+foreach(file IN LISTS files)
+  file(STRINGS "${file}" includes REGEX "^[ \t]*#[ \t]*include[ \t]+\"[a-z_0-9]+/")
+  foreach(line IN LISTS includes)
+    string(REGEX REPLACE "^[ \t]*#[ \t]*include[ \t]+\"([a-z_0-9]+)/.*" "\\1" folder "${line}")
+    if(NOT folder IN_LIST allowed)
+      string(REGEX REPLACE "^[ \t]*#[ \t]*include[ \t]+(\"[^\"]*\").*" "\\1" header "${line}")
+      string(APPEND violations "\n  ${file}: #include ${header}")
+    endif()
+  endforeach()
+endforeach()
+if(violations)
+  string(REPLACE ";" ", " allowed_text "${allowed}")
+  message(FATAL_ERROR "layer '${LAYER}' may include only from: ${allowed_text} "
+                      "(docs/architecture.md); upward includes:${violations}")
+endif()
+if(STAMP)
+  file(TOUCH "${STAMP}")
+endif()

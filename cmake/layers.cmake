@@ -1,0 +1,57 @@
+# One static library per folder of src/, linked in the one allowed direction
+# (docs/architecture.md). Each library's build first checks that its files include only
+# from itself and the layers below it, so an upward include fails the build.
+#
+#   nasperf_layer(NAME engine DEPS base LIBS PkgConfig::URING [EXCLUDE regex])
+#
+# builds src/engine/**.cpp (minus *_test.cpp) into nasperf_engine, linked PUBLIC to
+# nasperf_base and the LIBS. "nasperf" (include/nasperf, the public contract) is below
+# every layer.
+set(NASPERF_LAYER_CHECK ${CMAKE_CURRENT_LIST_DIR}/check_layer_includes.cmake)
+
+function(nasperf_layer)
+  cmake_parse_arguments(L "" "NAME;EXCLUDE" "DEPS;LIBS;SOURCES" ${ARGN})
+  set(folder ${CMAKE_SOURCE_DIR}/src/${L_NAME})
+  file(GLOB_RECURSE sources CONFIGURE_DEPENDS ${folder}/*.cpp)
+  file(GLOB_RECURSE headers CONFIGURE_DEPENDS ${folder}/*.h)
+  list(FILTER sources EXCLUDE REGEX "_test\\.cpp$")
+  if(L_EXCLUDE)
+    list(FILTER sources EXCLUDE REGEX "${L_EXCLUDE}")
+    list(FILTER headers EXCLUDE REGEX "${L_EXCLUDE}")
+  endif()
+
+  set(closure ${L_NAME} nasperf)
+  foreach(dep IN LISTS L_DEPS)
+    get_property(dep_closure GLOBAL PROPERTY NASPERF_LAYER_CLOSURE_${dep})
+    if(NOT dep_closure)
+      message(FATAL_ERROR "layer ${L_NAME}: its dependency ${dep} must be declared before it")
+    endif()
+    list(APPEND closure ${dep_closure})
+  endforeach()
+  list(REMOVE_DUPLICATES closure)
+  set_property(GLOBAL PROPERTY NASPERF_LAYER_CLOSURE_${L_NAME} "${closure}")
+
+  set(checked ${sources} ${headers})
+  list(JOIN checked "|" checked_arg)
+  list(JOIN closure "|" allowed_arg)
+  set(stamp ${CMAKE_BINARY_DIR}/layers/${L_NAME}.checked)
+  add_custom_command(
+    OUTPUT ${stamp}
+    COMMAND ${CMAKE_COMMAND} -DLAYER=${L_NAME} "-DALLOWED=${allowed_arg}" "-DFILES=${checked_arg}"
+            -DSTAMP=${stamp} -P ${NASPERF_LAYER_CHECK}
+    DEPENDS ${checked} ${NASPERF_LAYER_CHECK}
+    COMMENT "layers: src/${L_NAME} includes only from below it"
+    VERBATIM)
+
+  set(dep_targets "")
+  foreach(dep IN LISTS L_DEPS)
+    list(APPEND dep_targets nasperf_${dep})
+  endforeach()
+  if(sources OR L_SOURCES)
+    add_library(nasperf_${L_NAME} STATIC ${sources} ${L_SOURCES} ${stamp})
+    target_link_libraries(nasperf_${L_NAME} PUBLIC nasperf_api ${dep_targets} ${L_LIBS})
+  else()
+    add_library(nasperf_${L_NAME} INTERFACE ${stamp})
+    target_link_libraries(nasperf_${L_NAME} INTERFACE nasperf_api ${dep_targets} ${L_LIBS})
+  endif()
+endfunction()

@@ -1,0 +1,16 @@
+// The engines that run on this machine's own files and devices (psync, io_uring, null);
+// MakeEngine (include/nasperf/engine.h) adds the protocol engines to them.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "nasperf/engine.h"
+
+namespace nasperf {
+
+// The local engine called `name`; nullptr when no local engine has that name, and an
+// Unavailable error for io_uring on a kernel that refuses it.
+Result<std::unique_ptr<Engine>> MakeLocalEngine(const std::string& name);
+
+}  // namespace nasperf

@@ -1,0 +1,340 @@
+// Renders RunResults as the stable JSON document. Fields are added, never renamed.
+#include "model/run_json.h"
+
+#include "nasperf/version.h"
+#include "stats/confidence.h"
+#include "workload/run_seed.h"
+
+namespace nasperf {
+namespace {
+
+using ojson = nlohmann::ordered_json;
+
+ojson DirectionToJson(const DirectionResult& d) {
+  return {
+      {"bytes", d.bytes},
+      {"ios", d.ios},
+      {"seconds", d.seconds},
+      {"mb_per_s", d.mb_per_s},
+      {"iops", d.iops},
+      {"errors", d.errors},
+      {"lat_us",
+       {{"mean", d.lat.mean_us},
+        {"p50", d.lat.p50_us},
+        {"p90", d.lat.p90_us},
+        {"p99", d.lat.p99_us},
+        {"p999", d.lat.p999_us},
+        {"max", d.lat.max_us}}},
+  };
+}
+
+// The repeats' summary and each repeat's figures (only the directions the run did).
+ojson RepeatsToJson(const RunResult& run) {
+  RepeatSpread spread = SummariseRepeats(RepeatTotals(run));
+  ojson each = ojson::array();
+  for (const RepeatFigures& r : run.repeats) {
+    ojson e;
+    if (DidIo(run.read))
+      e["read"] = {{"mb_per_s", r.read_mb_per_s}, {"iops", r.read_iops}, {"lat_mean_us", r.read_lat_mean_us},
+                   {"lat_p99_us", r.read_lat_p99_us}};
+    if (DidIo(run.write))
+      e["write"] = {{"mb_per_s", r.write_mb_per_s}, {"iops", r.write_iops}, {"lat_mean_us", r.write_lat_mean_us},
+                    {"lat_p99_us", r.write_lat_p99_us}};
+    e["seconds"] = r.seconds;
+    if (r.seed) e["seed"] = r.seed;
+    each.push_back(e);
+  }
+  ojson ci = nullptr;
+  if (spread.ci95) ci = {{"low", spread.ci95->low}, {"high", spread.ci95->high}};
+  return {{"count", spread.count},         {"statistic", "median"},     {"ci95_mb_per_s", ci},
+          {"ci_method", kConfidenceMethod}, {"spread_pct", spread.spread_pct}, {"noisy", spread.noisy},
+          {"each", each}};
+}
+
+}  // namespace
+
+ojson JobToJson(const JobSpec& job, const std::string& engine, uint32_t qd_run) {
+  ojson j = {
+      {"rw", ToString(job.rw)},   {"bs", job.bs},         {"qd", job.qd},
+      {"threads", job.threads},   {"size", job.size},     {"time_s", job.time_s},
+      {"time_based", job.time_based}, {"ramp_s", job.ramp_s}, {"direct", job.direct},
+      {"fsync", job.fsync},       {"engine", engine},     {"pattern", ToString(job.pattern)},
+      {"repeat", job.repeat},     {"verify", job.verify},
+  };
+  if (DoesReads(job.rw) && DoesWrites(job.rw)) j["mix_read_pct"] = job.read_mix_pct;
+  if (job.seed) j["seed"] = *job.seed;
+  // The queue depth that ran (a run's, not a job's to run): absent when not known.
+  if (qd_run) j["qd_run"] = qd_run;
+  return j;
+}
+
+uint32_t QdRunFromJson(const nlohmann::json& job) {
+  auto it = job.find("qd_run");
+  if (it == job.end() || !it->is_number_unsigned()) return 0;
+  const uint64_t qd = it->get<uint64_t>();
+  return qd <= UINT32_MAX ? static_cast<uint32_t>(qd) : 0;
+}
+
+Result<JobSpec> JobFromJson(const nlohmann::json& j) {
+  JobSpec job;
+  // get<uint64_t>() turns -5 into 2^64-5 without a word: check the sign first.
+  for (const char* key : {"bs", "qd", "threads", "size"}) {
+    auto it = j.is_object() ? j.find(key) : j.end();
+    // A number built in code is signed in nlohmann even when positive: the sign decides.
+    const bool whole = it != j.end() && (it->is_number_unsigned() || (it->is_number_integer() && it->get<int64_t>() >= 0));
+    if (it != j.end() && !whole)
+      return Status::BadInput(std::string("job.") + key + ": " +
+                              it->dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).substr(0, 40) +
+                              " is not a whole number of 0 or more");
+  }
+  try {
+    std::optional<AccessPattern> rw = ParseAccessPattern(j.at("rw").get<std::string>());
+    if (!rw) return Status::BadInput("job.rw: unknown access pattern " + j.at("rw").dump());
+    job.rw = *rw;
+    job.bs = j.at("bs").get<uint64_t>();
+    job.qd = j.at("qd").get<uint32_t>();
+    job.threads = j.at("threads").get<uint32_t>();
+    job.size = j.at("size").get<uint64_t>();
+    job.time_s = j.value("time_s", 0.0);
+    job.time_based = j.value("time_based", false);
+    job.ramp_s = j.value("ramp_s", 0.0);
+    job.direct = j.value("direct", false);
+    job.fsync = j.value("fsync", false);
+    job.verify = j.value("verify", false);
+    job.engine = j.value("engine", std::string("auto"));
+    job.repeat = j.value("repeat", 1u);
+    job.read_mix_pct = j.value("mix_read_pct", 50);
+    Result<BufferPattern> pattern = ParseBufferPattern(j.value("pattern", std::string("random")));
+    if (!pattern.ok()) return Status::BadInput("job.pattern: " + pattern.status().message());
+    job.pattern = pattern.value();
+    if (auto seed = j.find("seed"); seed != j.end() && !seed->is_null()) {
+      if (!seed->is_number_unsigned() || seed->get<uint64_t>() > kMaxSeed)
+        return Status::BadInput("job.seed: expected a whole number 0..2^53-1, got " + seed->dump());
+      job.seed = seed->get<uint64_t>();
+    }
+  } catch (const nlohmann::json::exception& e) {
+    return Status::BadInput(std::string("job: ") + e.what());
+  }
+  return job;
+}
+
+ojson DataToJson(const DataFacts& data) {
+  ojson j = {{"pattern", data.pattern},
+             {"unique_blocks", data.unique_blocks},
+             {"compress_ratio", data.compress_ratio},
+             {"compress_sample_bytes", data.sample_bytes}};
+  if (data.pattern == "zero") j["note"] = kZeroDataNote;
+  return j;
+}
+
+std::optional<DataFacts> DataFromJson(const nlohmann::json& j) {
+  if (!j.is_object() || !j.contains("pattern") || !j.at("pattern").is_string()) return std::nullopt;
+  DataFacts data;
+  data.pattern = j.at("pattern").get<std::string>();
+  if (auto it = j.find("unique_blocks"); it != j.end() && it->is_boolean()) data.unique_blocks = it->get<bool>();
+  if (auto it = j.find("compress_ratio"); it != j.end() && it->is_number()) data.compress_ratio = it->get<double>();
+  if (auto it = j.find("compress_sample_bytes"); it != j.end() && it->is_number_unsigned())
+    data.sample_bytes = it->get<uint64_t>();
+  return data;
+}
+
+ojson RunToJson(const RunResult& run) {
+  ojson j;
+  if (run.id) j["id"] = run.id;
+  j["name"] = run.name;
+  if (!run.test.empty()) j["test"] = run.test;
+  j["target"] = run.target;
+  j["partial"] = run.partial;
+  if (!run.started_at.empty()) j["started_at"] = run.started_at;
+  if (run.source_tool != "nasperf") {
+    j["source_tool"] = run.source_tool;
+    j["source_file"] = run.source_file;
+  }
+  j["job"] = JobToJson(run.job, run.engine, run.qd_run);
+  // The same seed as job.seed, at the top where readers look: `--seed` with it reruns this
+  // run (a repeated run's series; each repeat's own is in repeats.each[].seed).
+  if (run.job.seed) j["seed"] = *run.job.seed;
+  if (DidIo(run.read)) j["read"] = DirectionToJson(*run.read);
+  if (DidIo(run.write)) j["write"] = DirectionToJson(*run.write);
+  j["cpu"] = {{"user_pct", run.cpu.user_pct}, {"sys_pct", run.cpu.sys_pct}};
+  ojson samples = ojson::array();
+  for (const Sample& s : run.samples)
+    samples.push_back({{"t_s", s.t_s}, {"read_mb_per_s", s.read_mb_per_s}, {"write_mb_per_s", s.write_mb_per_s}});
+  j["samples"] = samples;
+  j["tags"] = run.tags;
+  if (!run.error.empty()) j["error"] = run.error;
+  if (!run.notes.empty()) j["notes"] = run.notes;
+  if (run.verified_bytes) j["verified_bytes"] = *run.verified_bytes;
+  if (run.data) j["data"] = DataToJson(*run.data);
+  if (!run.command_line.empty()) j["command_line"] = run.command_line;
+  if (!run.inventory.empty()) j["inventory"] = run.inventory;
+  j["measured_on"] = run.measured_on;
+  if (!run.telemetry.is_null()) j["telemetry"] = run.telemetry;
+  if (run.cached) j["cached"] = *run.cached;
+  j["protocol"] = ProtocolToJson(run.protocol);
+  if (!run.repeats.empty()) {
+    j["repeats_mb_per_s"] = RepeatTotals(run);
+    j["repeats"] = RepeatsToJson(run);
+  }
+  return j;
+}
+
+ojson ProtocolToJson(const std::optional<ProtocolFacts>& facts) {
+  if (!facts) return nullptr;
+  ojson options = ojson::object();
+  for (const auto& [k, v] : facts->options) options[k] = v;
+  return {{"protocol", facts->protocol}, {"version", facts->version}, {"label", facts->label()},
+          {"server", facts->server},     {"share", facts->share},     {"options", options}};
+}
+
+namespace {
+
+// A value quoted in an error line: on one line, never throwing, at most about 60 characters.
+std::string Quoted(const ojson& value) {
+  std::string text = value.dump(-1, ' ', false, ojson::error_handler_t::replace);
+  return text.size() > 60 ? text.substr(0, 57) + "..." : text;
+}
+
+}  // namespace
+
+Result<std::optional<ProtocolFacts>> ProtocolFromJson(const ojson& j) {
+  if (j.is_null()) return std::optional<ProtocolFacts>();
+  if (!j.is_object()) return Status::BadInput("protocol: expected an object or null, got " + Quoted(j));
+  auto text = [&](const char* key, bool required, std::string* out) -> Status {
+    auto it = j.find(key);
+    if (it == j.end() || (!required && it->is_null())) {
+      if (required) return Status::BadInput(std::string("protocol.") + key + ": missing");
+      return Status::Ok();
+    }
+    if (!it->is_string())
+      return Status::BadInput(std::string("protocol.") + key + ": expected a string, got " + Quoted(*it));
+    *out = it->get<std::string>();
+    if (required && out->empty()) return Status::BadInput(std::string("protocol.") + key + ": empty");
+    return Status::Ok();
+  };
+  ProtocolFacts facts;
+  std::string label;
+  if (Status s = text("protocol", true, &facts.protocol); !s.ok()) return s;
+  if (Status s = text("version", false, &facts.version); !s.ok()) return s;
+  if (Status s = text("server", false, &facts.server); !s.ok()) return s;
+  if (Status s = text("share", false, &facts.share); !s.ok()) return s;
+  if (Status s = text("label", false, &label); !s.ok()) return s;
+  if (auto it = j.find("options"); it != j.end() && !it->is_null()) {
+    if (!it->is_object()) return Status::BadInput("protocol.options: expected an object, got " + Quoted(*it));
+    for (const auto& [k, v] : it->items()) {
+      if (!v.is_string()) return Status::BadInput("protocol.options." + k + ": expected a string, got " + Quoted(v));
+      facts.options.emplace_back(k, v.get<std::string>());
+    }
+  }
+  return std::optional<ProtocolFacts>(std::move(facts));
+}
+
+ojson DocumentToJson(const std::vector<RunResult>& runs) {
+  ojson doc = {{"nasperf", {{"version", NASPERF_VERSION}}}, {"runs", ojson::array()}};
+  for (const RunResult& r : runs) doc["runs"].push_back(RunToJson(r));
+  return doc;
+}
+
+namespace {
+
+DirectionResult DirectionFromJson(const nlohmann::json& j) {
+  DirectionResult d;
+  d.bytes = j.value("bytes", uint64_t{0});
+  d.ios = j.value("ios", uint64_t{0});
+  d.seconds = j.value("seconds", 0.0);
+  d.mb_per_s = j.value("mb_per_s", 0.0);
+  d.iops = j.value("iops", 0.0);
+  d.errors = j.value("errors", uint64_t{0});
+  const nlohmann::json lat = j.value("lat_us", nlohmann::json::object());
+  d.lat = {lat.value("mean", 0.0), lat.value("p50", 0.0), lat.value("p90", 0.0),
+           lat.value("p99", 0.0), lat.value("p999", 0.0), lat.value("max", 0.0)};
+  return d;
+}
+
+}  // namespace
+
+Result<RunResult> RunFromJson(const nlohmann::json& j) {
+  if (!j.is_object()) return Status::BadInput("run: not a JSON object");
+  RunResult r;
+  try {
+    Result<JobSpec> job = JobFromJson(j.at("job"));
+    if (!job.ok()) return job.status();
+    r.job = job.value();
+    r.engine = j.at("job").value("engine", std::string("auto"));
+    r.qd_run = QdRunFromJson(j.at("job"));
+    r.id = j.value("id", int64_t{0});
+    r.name = j.value("name", std::string());
+    r.test = j.value("test", std::string());
+    r.target = j.value("target", std::string());
+    r.partial = j.value("partial", false);
+    r.started_at = j.value("started_at", std::string());
+    r.source_tool = j.value("source_tool", std::string("nasperf"));
+    r.source_file = j.value("source_file", std::string());
+    if (j.contains("read")) r.read = DirectionFromJson(j.at("read"));
+    if (j.contains("write")) r.write = DirectionFromJson(j.at("write"));
+    const nlohmann::json cpu = j.value("cpu", nlohmann::json::object());
+    r.cpu = {cpu.value("user_pct", 0.0), cpu.value("sys_pct", 0.0)};
+    for (const nlohmann::json& s : j.value("samples", nlohmann::json::array()))
+      r.samples.push_back({s.value("t_s", 0.0), s.value("read_mb_per_s", 0.0), s.value("write_mb_per_s", 0.0)});
+    r.tags = j.value("tags", std::map<std::string, std::string>());
+    r.error = j.value("error", std::string());
+    r.notes = j.value("notes", std::vector<std::string>());
+    if (j.contains("verified_bytes") && j["verified_bytes"].is_number_unsigned())
+      r.verified_bytes = j["verified_bytes"].get<uint64_t>();
+    if (j.contains("data")) r.data = DataFromJson(j.at("data"));
+    r.command_line = j.value("command_line", std::string());
+    if (j.contains("inventory") && j.at("inventory").is_object()) r.inventory = nlohmann::ordered_json(j.at("inventory"));
+    if (j.contains("cached") && j.at("cached").is_boolean()) r.cached = j.at("cached").get<bool>();
+    if (j.contains("repeats") && j.at("repeats").is_object()) {
+      for (const nlohmann::json& e : j.at("repeats").value("each", nlohmann::json::array())) {
+        RepeatFigures f;
+        const nlohmann::json rd = e.value("read", nlohmann::json::object());
+        const nlohmann::json wr = e.value("write", nlohmann::json::object());
+        f.read_mb_per_s = rd.value("mb_per_s", 0.0);
+        f.read_iops = rd.value("iops", 0.0);
+        f.read_lat_mean_us = rd.value("lat_mean_us", 0.0);
+        f.read_lat_p99_us = rd.value("lat_p99_us", 0.0);
+        f.write_mb_per_s = wr.value("mb_per_s", 0.0);
+        f.write_iops = wr.value("iops", 0.0);
+        f.write_lat_mean_us = wr.value("lat_mean_us", 0.0);
+        f.write_lat_p99_us = wr.value("lat_p99_us", 0.0);
+        f.seconds = e.value("seconds", 0.0);
+        if (auto seed = e.find("seed"); seed != e.end() && seed->is_number_unsigned()) f.seed = seed->get<uint64_t>();
+        r.repeats.push_back(f);
+      }
+    }
+    r.measured_on = j.value("measured_on", std::string("client"));
+    if (j.contains("telemetry")) r.telemetry = nlohmann::ordered_json(j.at("telemetry"));
+    if (j.contains("protocol")) {
+      Result<std::optional<ProtocolFacts>> facts = ProtocolFromJson(nlohmann::ordered_json(j.at("protocol")));
+      if (!facts.ok()) return facts.status();
+      r.protocol = std::move(facts).value();
+    }
+  } catch (const nlohmann::json::exception& e) {
+    return Status::BadInput(std::string("run: ") + e.what());
+  }
+  return r;
+}
+
+Result<std::vector<RunResult>> DocumentFromJson(const ojson& doc) {
+  if (!doc.is_object() || !doc.contains("nasperf") || !doc.contains("runs"))
+    return Status::BadInput("not a nasperf result document: expected {\"nasperf\": {...}, \"runs\": [...]}");
+  if (!doc.at("runs").is_array()) return Status::BadInput("runs: expected an array, got " + Quoted(doc.at("runs")));
+  std::vector<RunResult> out;
+  size_t i = 0;
+  for (const ojson& j : doc.at("runs")) {
+    const std::string where = "runs[" + std::to_string(i++) + "]";
+    Result<RunResult> run = RunFromJson(nlohmann::json(j));
+    if (!run.ok()) return Status::BadInput(where + ": " + run.status().message());
+    // RunFromJson reads through an unordered object: read the options again in order.
+    if (j.is_object() && j.contains("protocol")) {
+      Result<std::optional<ProtocolFacts>> facts = ProtocolFromJson(j.at("protocol"));
+      if (!facts.ok()) return Status::BadInput(where + ": " + facts.status().message());
+      run.value().protocol = std::move(facts).value();
+    }
+    out.push_back(std::move(run).value());
+  }
+  return out;
+}
+
+}  // namespace nasperf
