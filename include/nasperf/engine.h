@@ -78,6 +78,8 @@ class Engine {
 
 // Engine registry: the single place that knows every engine (and its #if).
 Result<std::unique_ptr<Engine>> MakeEngine(const std::string& name);
+// The names MakeEngine knows in this build, in the order help text lists them.
+std::vector<std::string> EngineNames();
 // Whether the io_uring engine can run here (kernel support, not disabled by sysctl).
 bool IoUringAvailable();
 

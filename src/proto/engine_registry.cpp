@@ -16,4 +16,13 @@ Result<std::unique_ptr<Engine>> MakeEngine(const std::string& name) {
   return Status::BadInput("--engine: '" + name + "' is not an engine built into this nasperf");
 }
 
+std::vector<std::string> EngineNames() {
+  std::vector<std::string> names = {"psync"};
+#ifdef NASPERF_WITH_IO_URING
+  names.push_back("io_uring");
+#endif
+  names.insert(names.end(), {"null", "nfs", "iscsi", "smb"});
+  return names;
+}
+
 }  // namespace nasperf
