@@ -73,221 +73,242 @@ void UpdateTcpInfo(int fd, TcpFacts& facts) {
   if (now.rtt_us) facts.rtt_us = now.rtt_us, facts.rttvar_us = now.rttvar_us;
 }
 
-}  // namespace
+// One `nasperf net` test from the client's side, in the order it happens: the control
+// handshake, every data connection attached, one start barrier, the streams and the
+// sampler, the window both ends agree on, and the receiver's counts inside it.
+class NetTest {
+ public:
+  explicit NetTest(const NetTestOptions& o) : o_(o), r_(out_.result) {}
 
-NetTestOutcome RunNetTest(const NetTestOptions& o) {
-  NetTestOutcome out;
-  NetTestResult& r = out.result;
-  Result<AgentConnection> control = AgentConnection::Connect(o.address, o.token, "control", kConnectTimeout);
-  if (!control.ok()) {
-    out.status = control.status();
-    return out;
+  NetTestOutcome Run() {
+    if (Status s = Handshake(); !s.ok()) return Failed(s);
+    if (Status s = AttachStreams(); !s.ok()) return Failed(s);
+    Result<Frame> going =
+        control_->Request(MessageType::kNetGo, {{"session", session_}}, MessageType::kNetGoing, kConnectTimeout);
+    if (!going.ok()) return Failed(going.status());
+    start_ns_ = MonotonicNs();  // the barrier, on this client's clock
+    planned_ = PlannedWindow(start_ns_, o_.omit_s, o_.seconds);
+    RunStreams();
+    std::string problem = FirstProblem();
+    for (auto& s : streams_) s->fd.reset();  // closed before NetFinish: up streams see EOF
+    Finish(problem);
+    const double ran_s = static_cast<double>(done_ns_ - start_ns_) / 1e9;
+    if (!problem.empty())
+      out_.status = Status::Io(fmt::format("network test stopped after {:.1f} s: {}", ran_s, problem));
+    else if (interrupted_)
+      out_.status = Status::Interrupted();
+    return std::move(out_);
   }
-  nlohmann::json start{{"dir", o.dir},     {"streams", o.streams}, {"seconds", o.seconds},
-                       {"omit", o.omit_s}, {"bs", o.bs},           {"zerocopy", o.zerocopy}};
-  Result<Frame> ready = control.value().Request(MessageType::kNetStart, start, MessageType::kNetReady, kConnectTimeout);
-  if (!ready.ok()) {
-    out.status = ready.status();
-    return out;
-  }
-  const nlohmann::json& ready_payload = ready.value().payload;
-  if (!ready_payload.contains("session") || !ready_payload["session"].is_string()) {
-    out.status = Status::Io("agent: NetReady without a session");
-    return out;
-  }
-  const std::string session = ready_payload["session"];
-  r.agent_send_mode = ready_payload.value("zerocopy", "none");
 
-  const bool want_up = o.dir != "down", want_down = o.dir != "up";
-  std::optional<SendSource> source;
-  if (want_up) {
-    SendMode mode = o.zerocopy ? PreferredZeroCopyMode() : SendMode::kCopy;
-    Result<SendSource> made = SendSource::Make(o.bs, mode);
-    if (!made.ok() && mode != SendMode::kCopy) made = SendSource::Make(o.bs, SendMode::kCopy);
-    if (!made.ok()) {
-      out.status = made.status();
-      return out;
-    }
-    source = std::move(made).value();
-    r.client_send_mode = ToString(source->mode());
+ private:
+  NetTestOutcome Failed(Status s) {
+    out_.status = std::move(s);
+    return std::move(out_);
+  }
+  bool WantUp() const { return o_.dir != "down"; }
+  bool WantDown() const { return o_.dir != "up"; }
+
+  // The control connection, NetStart/NetReady, and the send source for up streams.
+  Status Handshake() {
+    Result<AgentConnection> control = AgentConnection::Connect(o_.address, o_.token, "control", kConnectTimeout);
+    if (!control.ok()) return control.status();
+    control_.emplace(std::move(control).value());
+    nlohmann::json start{{"dir", o_.dir},     {"streams", o_.streams}, {"seconds", o_.seconds},
+                         {"omit", o_.omit_s}, {"bs", o_.bs},           {"zerocopy", o_.zerocopy}};
+    Result<Frame> ready = control_->Request(MessageType::kNetStart, start, MessageType::kNetReady, kConnectTimeout);
+    if (!ready.ok()) return ready.status();
+    const nlohmann::json& ready_payload = ready.value().payload;
+    if (!ready_payload.contains("session") || !ready_payload["session"].is_string())
+      return Status::Io("agent: NetReady without a session");
+    session_ = ready_payload["session"];
+    r_.agent_send_mode = ready_payload.value("zerocopy", "none");
+    if (!WantUp()) return Status();
+    SendMode mode = o_.zerocopy ? PreferredZeroCopyMode() : SendMode::kCopy;
+    Result<SendSource> made = SendSource::Make(o_.bs, mode);
+    if (!made.ok() && mode != SendMode::kCopy) made = SendSource::Make(o_.bs, SendMode::kCopy);
+    if (!made.ok()) return made.status();
+    source_ = std::move(made).value();
+    r_.client_send_mode = ToString(source_->mode());
+    return Status();
   }
 
   // Data connections, all before any byte is timed.
-  std::vector<std::unique_ptr<Stream>> streams;
-  const size_t stream_count = (want_up ? o.streams : 0) + (want_down ? o.streams : 0);
-  for (bool up : {true, false}) {
-    if ((up && !want_up) || (!up && !want_down)) continue;
-    for (uint32_t i = 0; i < o.streams; ++i) {
-      if (streams.size() + 1 == stream_count) std::this_thread::sleep_for(LateAttachDelay());
-      auto s = std::make_unique<Stream>();
-      s->up = up;
-      s->index = i;
-      Result<AgentConnection> data = AgentConnection::Connect(o.address, o.token, "data", kConnectTimeout);
-      if (!data.ok()) {
-        out.status = Status::Io(fmt::format("data connection for {}: {}", s->Label(), data.status().message()));
-        return out;
+  Status AttachStreams() {
+    const size_t stream_count = (WantUp() ? o_.streams : 0) + (WantDown() ? o_.streams : 0);
+    for (bool up : {true, false}) {
+      if ((up && !WantUp()) || (!up && !WantDown())) continue;
+      for (uint32_t i = 0; i < o_.streams; ++i) {
+        if (streams_.size() + 1 == stream_count) std::this_thread::sleep_for(LateAttachDelay());
+        if (Status s = AttachStream(up, i); !s.ok()) return s;
       }
-      Result<Frame> attached =
-          data.value().Request(MessageType::kDataAttach, {{"session", session}, {"stream", i}, {"dir", up ? "up" : "down"}},
-                               MessageType::kDataAttached, kConnectTimeout);
-      if (!attached.ok()) {
-        out.status = Status::Io(fmt::format("attaching {}: {}", s->Label(), attached.status().message()));
-        return out;
-      }
-      s->prefix = data.value().TakeBuffered();  // raw bytes before the barrier: not counted
-      s->fd = data.value().ReleaseFd();
-      s->mode = up ? ChooseSendMode(s->fd.get(), o.zerocopy) : SendMode::kCopy;
-      if (up) r.client_send_mode = ToString(s->mode);
-      if (Status p = PrepareStreamSocket(s->fd.get(), s->mode); !p.ok()) {
-        out.status = p;
-        return out;
-      }
-      // MTU, interface and link speed now, while the path is whole; TCP_INFO again at the end.
-      s->facts = ReadTcpFacts(s->fd.get());
-      if (streams.empty()) r.link_speed_mbps = LinkSpeedMbps(s->facts.interface);
-      streams.push_back(std::move(s));
     }
+    return Status();
   }
 
-  // The start barrier: every stream is attached; one NetGo starts them all, on both
-  // ends, and the window is planned from it.
-  Result<Frame> going =
-      control.value().Request(MessageType::kNetGo, {{"session", session}}, MessageType::kNetGoing, kConnectTimeout);
-  if (!going.ok()) {
-    out.status = going.status();
-    return out;
-  }
-  const uint64_t start_ns = MonotonicNs();  // the barrier, on this client's clock
-  const Window planned = PlannedWindow(start_ns, o.omit_s, o.seconds);
-  const uint64_t end_ns = planned.end_ns;
-
-  std::atomic<bool> stop{false};
-  std::atomic<size_t> finished{0};
-  std::vector<std::thread> threads;
-  r.measured = true;
-  for (auto& sp : streams) {
-    threads.emplace_back([&, s = sp.get()] {
-      if (s->up) {
-        s->outcome = SendLoop(s->fd.get(), *source, StreamLimits{end_ns + kSendTailNs, kStallNs}, stop, s->bytes,
-                              nullptr, s->mode, &s->log);
-        UpdateTcpInfo(s->fd.get(), s->facts);
-        ::shutdown(s->fd.get(), SHUT_WR);  // EOF: the agent stops counting
-      } else {
-        s->bytes.fetch_add(s->prefix.size(), std::memory_order_relaxed);
-        s->log.Record(start_ns, s->prefix.size());  // before the window: never counted
-        std::vector<char> buffer(std::clamp<uint64_t>(o.bs, 128 << 10, 4 << 20));
-        s->outcome = ReceiveLoop(s->fd.get(), buffer.data(), buffer.size(),
-                                 StreamLimits{end_ns + kDownGraceNs, kStallNs}, stop, s->bytes, nullptr, &s->log);
-        UpdateTcpInfo(s->fd.get(), s->facts);
-      }
-      if (s->outcome.end == StreamEnd::kError || s->outcome.end == StreamEnd::kStalled) stop = true;
-      finished.fetch_add(1);
-    });
+  Status AttachStream(bool up, uint32_t i) {
+    auto s = std::make_unique<Stream>();
+    s->up = up;
+    s->index = i;
+    Result<AgentConnection> data = AgentConnection::Connect(o_.address, o_.token, "data", kConnectTimeout);
+    if (!data.ok()) return Status::Io(fmt::format("data connection for {}: {}", s->Label(), data.status().message()));
+    Result<Frame> attached =
+        data.value().Request(MessageType::kDataAttach, {{"session", session_}, {"stream", i}, {"dir", up ? "up" : "down"}},
+                             MessageType::kDataAttached, kConnectTimeout);
+    if (!attached.ok()) return Status::Io(fmt::format("attaching {}: {}", s->Label(), attached.status().message()));
+    s->prefix = data.value().TakeBuffered();  // raw bytes before the barrier: not counted
+    s->fd = data.value().ReleaseFd();
+    s->mode = up ? ChooseSendMode(s->fd.get(), o_.zerocopy) : SendMode::kCopy;
+    if (up) r_.client_send_mode = ToString(s->mode);
+    if (Status p = PrepareStreamSocket(s->fd.get(), s->mode); !p.ok()) return p;
+    // MTU, interface and link speed now, while the path is whole; TCP_INFO again at the end.
+    s->facts = ReadTcpFacts(s->fd.get());
+    if (streams_.empty()) r_.link_speed_mbps = LinkSpeedMbps(s->facts.interface);
+    streams_.push_back(std::move(s));
+    return Status();
   }
 
-  // The sampler: once a second, what every stream moved since the last look.
-  uint64_t last_ns = start_ns, last_up = 0, last_down = 0;
-  bool interrupted = false;
-  auto take_sample = [&](uint64_t now) {
+  void StreamBody(Stream* s) {
+    const uint64_t end_ns = planned_.end_ns;
+    if (s->up) {
+      s->outcome = SendLoop(s->fd.get(), *source_, StreamLimits{end_ns + kSendTailNs, kStallNs}, stop_, s->bytes,
+                            nullptr, s->mode, &s->log);
+      UpdateTcpInfo(s->fd.get(), s->facts);
+      ::shutdown(s->fd.get(), SHUT_WR);  // EOF: the agent stops counting
+    } else {
+      s->bytes.fetch_add(s->prefix.size(), std::memory_order_relaxed);
+      s->log.Record(start_ns_, s->prefix.size());  // before the window: never counted
+      std::vector<char> buffer(std::clamp<uint64_t>(o_.bs, 128 << 10, 4 << 20));
+      s->outcome = ReceiveLoop(s->fd.get(), buffer.data(), buffer.size(),
+                               StreamLimits{end_ns + kDownGraceNs, kStallNs}, stop_, s->bytes, nullptr, &s->log);
+      UpdateTcpInfo(s->fd.get(), s->facts);
+    }
+    if (s->outcome.end == StreamEnd::kError || s->outcome.end == StreamEnd::kStalled) stop_ = true;
+    finished_.fetch_add(1);
+  }
+
+  // Every stream on its own thread; this one samples once a second until all are done.
+  void RunStreams() {
+    std::vector<std::thread> threads;
+    r_.measured = true;
+    for (auto& sp : streams_) threads.emplace_back([this, s = sp.get()] { StreamBody(s); });
+    last_ns_ = start_ns_;
+    while (finished_.load() < streams_.size()) {
+      std::this_thread::sleep_for(milliseconds(50));
+      if (InterruptRequested() && !interrupted_) interrupted_ = true, stop_ = true;
+      const uint64_t now = MonotonicNs();
+      if (now - last_ns_ >= 1000000000ull) TakeSample(now);
+    }
+    for (std::thread& t : threads) t.join();
+    done_ns_ = MonotonicNs();
+    if (done_ns_ - last_ns_ >= 200000000ull && !r_.samples.empty()) TakeSample(done_ns_);
+    else if (r_.samples.empty()) TakeSample(done_ns_);
+  }
+
+  // What every stream moved since the last look.
+  void TakeSample(uint64_t now) {
     uint64_t up = 0, down = 0;
-    for (auto& s : streams) (s->up ? up : down) += s->bytes.load(std::memory_order_relaxed);
-    const double interval_s = static_cast<double>(now - last_ns) / 1e9;
-    Sample sample{static_cast<double>(now - start_ns) / 1e9, static_cast<double>(down - last_down) / interval_s / 1e6,
-                  static_cast<double>(up - last_up) / interval_s / 1e6};
-    r.samples.push_back(sample);
-    if (o.on_sample) o.on_sample(sample);
-    last_ns = now, last_up = up, last_down = down;
-  };
-  while (finished.load() < streams.size()) {
-    std::this_thread::sleep_for(milliseconds(50));
-    if (InterruptRequested() && !interrupted) interrupted = true, stop = true;
-    const uint64_t now = MonotonicNs();
-    if (now - last_ns >= 1000000000ull) take_sample(now);
+    for (auto& s : streams_) (s->up ? up : down) += s->bytes.load(std::memory_order_relaxed);
+    const double interval_s = static_cast<double>(now - last_ns_) / 1e9;
+    Sample sample{static_cast<double>(now - start_ns_) / 1e9, static_cast<double>(down - last_down_) / interval_s / 1e6,
+                  static_cast<double>(up - last_up_) / interval_s / 1e6};
+    r_.samples.push_back(sample);
+    if (o_.on_sample) o_.on_sample(sample);
+    last_ns_ = now, last_up_ = up, last_down_ = down;
   }
-  for (std::thread& t : threads) t.join();
-  const uint64_t done_ns = MonotonicNs();
-  if (done_ns - last_ns >= 200000000ull && !r.samples.empty()) take_sample(done_ns);
-  else if (r.samples.empty()) take_sample(done_ns);
 
   // What went wrong, if anything: the first stream that ended badly names it.
-  std::string problem;
-  for (auto& s : streams) {
-    if (std::string p = StreamProblem(*s, end_ns, o.seconds); !p.empty()) {
-      problem = p;
-      break;
-    }
+  std::string FirstProblem() const {
+    for (auto& s : streams_)
+      if (std::string p = StreamProblem(*s, planned_.end_ns, o_.seconds); !p.empty()) return p;
+    return "";
   }
-  for (auto& s : streams) s->fd.reset();  // closed before NetFinish: up streams see EOF
 
-  // The window this client proposes: the planned one, ended where its first stream
-  // stopped. The agent ends it earlier if one of its streams stopped first.
-  std::vector<uint64_t> stops;
-  for (auto& s : streams) stops.push_back(StopNs(s->outcome, !s->up));
-  Window window = EndAtFirstStop(planned, stops);
-  for (auto& s : streams)
-    if (s->up) r.up_retrans += s->facts.total_retrans.value_or(0);
-  if (!streams.empty()) r.facts = streams.front()->facts;
+  // NetFinish with the window this client proposes: the planned one, ended where its
+  // first stream stopped. The agent ends it earlier if one of its streams stopped first.
+  void Finish(std::string& problem) {
+    std::vector<uint64_t> stops;
+    for (auto& s : streams_) stops.push_back(StopNs(s->outcome, !s->up));
+    Window window = EndAtFirstStop(planned_, stops);
+    for (auto& s : streams_)
+      if (s->up) r_.up_retrans += s->facts.total_retrans.value_or(0);
+    if (!streams_.empty()) r_.facts = streams_.front()->facts;
 
-  const milliseconds finish_timeout = problem.empty() ? milliseconds(10000) : milliseconds(1000);
-  Result<Frame> report =
-      control.value().Request(MessageType::kNetFinish, {{"session", session}, {"window_end_us", UsAfter(start_ns, window.end_ns)}},
-                              MessageType::kNetReport, finish_timeout);
-  const nlohmann::json* agent_streams = nullptr;
-  if (report.ok()) {
-    const nlohmann::json& p = report.value().payload;
-    if (p.contains("telemetry") && p["telemetry"].is_object() && !p["telemetry"].empty()) r.telemetry = p["telemetry"];
-    if (p.contains("streams") && p["streams"].is_array() && p.contains("window") && p["window"].is_object() &&
-        p["window"].value("end_us", nlohmann::json()).is_number_unsigned()) {
-      agent_streams = &p["streams"];
-      // The agent's end is never later than ours (it starts from our proposal).
-      window.end_ns = std::max(window.start_ns, std::min(window.end_ns, NsAt(start_ns, p["window"]["end_us"].get<uint64_t>())));
+    const milliseconds finish_timeout = problem.empty() ? milliseconds(10000) : milliseconds(1000);
+    Result<Frame> report = control_->Request(
+        MessageType::kNetFinish, {{"session", session_}, {"window_end_us", UsAfter(start_ns_, window.end_ns)}},
+        MessageType::kNetReport, finish_timeout);
+    const nlohmann::json* agent_streams = nullptr;
+    if (report.ok()) {
+      const nlohmann::json& p = report.value().payload;
+      if (p.contains("telemetry") && p["telemetry"].is_object() && !p["telemetry"].empty()) r_.telemetry = p["telemetry"];
+      if (p.contains("streams") && p["streams"].is_array() && p.contains("window") && p["window"].is_object() &&
+          p["window"].value("end_us", nlohmann::json()).is_number_unsigned()) {
+        agent_streams = &p["streams"];
+        // The agent's end is never later than ours (it starts from our proposal).
+        window.end_ns =
+            std::max(window.start_ns, std::min(window.end_ns, NsAt(start_ns_, p["window"]["end_us"].get<uint64_t>())));
+      }
     }
+    r_.window_start_s = static_cast<double>(window.start_ns - start_ns_) / 1e9;
+    r_.window_end_s = static_cast<double>(window.end_ns - start_ns_) / 1e9;
+    CountWindow(window, agent_streams);
+    if (!agent_streams && problem.empty())
+      problem = "the agent did not report: " + (report.ok() ? std::string("no window in NetReport") : report.status().message());
   }
-  r.window_start_s = static_cast<double>(window.start_ns - start_ns) / 1e9;
-  r.window_end_s = static_cast<double>(window.end_ns - start_ns) / 1e9;
 
   // What the receiver counted inside the window: the agent for up, this client for down.
-  NetDirection up_dir, down_dir;
-  up_dir.seconds = down_dir.seconds = window.seconds();
-  for (auto& s : streams) {
-    NetStreamFigure f;
-    f.up = s->up;
-    f.index = s->index;
-    f.end = ToString(s->outcome.end);
-    if (s->up && agent_streams) {
-      for (const nlohmann::json& st : *agent_streams) {
-        if (!st.is_object() || st.value("dir", "") != "up" || st.value("stream", -1) != static_cast<int64_t>(s->index))
-          continue;
-        f.bytes = st.value("bytes", uint64_t{0});
-        f.end = st.value("end", "done");
-        if (f.end != "done" && r.agent_report_note.empty())
-          r.agent_report_note = fmt::format("agent: up stream {} ended: {}", s->index, f.end);
+  void CountWindow(const Window& window, const nlohmann::json* agent_streams) {
+    NetDirection up_dir, down_dir;
+    up_dir.seconds = down_dir.seconds = window.seconds();
+    for (auto& s : streams_) {
+      NetStreamFigure f;
+      f.up = s->up;
+      f.index = s->index;
+      f.end = ToString(s->outcome.end);
+      if (s->up && agent_streams) {
+        for (const nlohmann::json& st : *agent_streams) {
+          if (!st.is_object() || st.value("dir", "") != "up" || st.value("stream", -1) != static_cast<int64_t>(s->index))
+            continue;
+          f.bytes = st.value("bytes", uint64_t{0});
+          f.end = st.value("end", "done");
+          if (f.end != "done" && r_.agent_report_note.empty())
+            r_.agent_report_note = fmt::format("agent: up stream {} ended: {}", s->index, f.end);
+        }
+      } else {
+        f.bytes = s->log.BytesIn(window);  // down: received here; up without a report: sent here
+        f.receiver_counted = !s->up;
       }
-    } else {
-      f.bytes = s->log.BytesIn(window);  // down: received here; up without a report: sent here
-      f.receiver_counted = !s->up;
+      NetDirection& d = s->up ? up_dir : down_dir;
+      d.bytes += f.bytes;
+      d.receiver_counted = d.receiver_counted && f.receiver_counted;
+      r_.streams.push_back(f);
     }
-    NetDirection& d = s->up ? up_dir : down_dir;
-    d.bytes += f.bytes;
-    d.receiver_counted = d.receiver_counted && f.receiver_counted;
-    r.streams.push_back(f);
+    if (agent_streams) {
+      for (const nlohmann::json& st : *agent_streams)
+        if (st.is_object() && st.value("dir", "") == "down" && st.contains("send") && st["send"].is_string())
+          r_.agent_send_mode = st["send"];
+    }
+    if (WantUp()) r_.up = up_dir;
+    if (WantDown()) r_.down = down_dir;
   }
-  if (agent_streams) {
-    for (const nlohmann::json& st : *agent_streams)
-      if (st.is_object() && st.value("dir", "") == "down" && st.contains("send") && st["send"].is_string())
-        r.agent_send_mode = st["send"];
-  } else if (problem.empty()) {
-    problem = "the agent did not report: " + (report.ok() ? std::string("no window in NetReport") : report.status().message());
-  }
-  if (want_up) r.up = up_dir;
-  if (want_down) r.down = down_dir;
 
-  const double ran_s = static_cast<double>(done_ns - start_ns) / 1e9;
-  if (!problem.empty())
-    out.status = Status::Io(fmt::format("network test stopped after {:.1f} s: {}", ran_s, problem));
-  else if (interrupted)
-    out.status = Status::Interrupted();
-  return out;
-}
+  const NetTestOptions& o_;
+  NetTestOutcome out_;
+  NetTestResult& r_;
+  std::optional<AgentConnection> control_;
+  std::string session_;
+  std::optional<SendSource> source_;
+  std::vector<std::unique_ptr<Stream>> streams_;
+  uint64_t start_ns_ = 0, done_ns_ = 0;
+  Window planned_{};
+  std::atomic<bool> stop_{false};
+  std::atomic<size_t> finished_{0};
+  bool interrupted_ = false;
+  uint64_t last_ns_ = 0, last_up_ = 0, last_down_ = 0;
+};
+
+}  // namespace
+
+NetTestOutcome RunNetTest(const NetTestOptions& o) { return NetTest(o).Run(); }
 
 }  // namespace nasperf::net
