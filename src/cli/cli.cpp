@@ -71,10 +71,7 @@ int CliMain(int argc, char** argv) {
   AddAgentTargetOptions(*run_cmd, run.remote);
   AddProtocolOptions(*run_cmd, run.protocol);
 
-  QuickCommandOptions quick;
-  quick.job.size = "1g";
-  quick.job.repeat = "3";
-  quick.job.time = "5s";
+  QuickCommandOptions quick;  // AddJobOptions(kQuick) sets quick's defaults
   CLI::App* quick_cmd = app.add_subcommand(
       "quick", "CrystalDiskMark's set on TARGET: SEQ1M Q8T1, SEQ1M Q1T1, RND4K Q32T1, RND4K Q1T1, read and write");
   AddCommonOptions(*quick_cmd, quick.common);

@@ -15,7 +15,7 @@ struct AgentTargetOptions {
 
 struct RunCommandOptions {
   CommonOptions common;
-  JobOptions job;
+  JobInput job;
   AgentTargetOptions remote;
   ProtocolOptions protocol;
 };
@@ -23,7 +23,7 @@ int RunCommand(const RunCommandOptions& options);
 
 struct QuickCommandOptions {
   CommonOptions common;
-  JobOptions job;
+  JobInput job;
   AgentTargetOptions remote;
   ProtocolOptions protocol;
 };

@@ -32,117 +32,171 @@ Result<std::map<std::string, std::string>> ParseTags(const std::vector<std::stri
   return out;
 }
 
-void AddJobOptions(CLI::App& app, JobOptions& o, JobOptionSet set) {
-  app.add_option("TARGET", o.target, "directory, .nasperf-* or read-only file, block device, or null: (default .)");
-  app.add_option("--size", o.size, "bytes per thread: 4k 1m 2g (binary) or 1MB 1GB (decimal)");
-  app.add_option("--repeat", o.repeat, "run N times and report the median");
-  app.add_option("--engine", o.engine, "psync | io_uring | auto (io_uring when --qd > 1)");
-  app.add_option("--pattern", o.pattern, "write data: random | zero | compressible:N");
-  app.add_flag("--drop-caches", o.drop_caches,
-               "buffered reads: also drop every cache (/proc/sys/vm/drop_caches, root) before each repeat");
-  if (set == JobOptionSet::kQuick) {
-    app.add_option("--time", o.time, "stop each test after this long even if the file is not done (default 5s)");
+namespace {
+
+// The job options that are not the job's own fields: where it runs and how caches are
+// treated around it. Shown in --help where they always were, and in the README's table.
+struct SessionOption {
+  const char* name;
+  const char* help;
+  const char* doc;  // nullptr: not in the README's table (the README's prose covers it)
+  const char* doc_default;
+};
+constexpr SessionOption kTarget = {"TARGET", "directory, .nasperf-* or read-only file, block device, or null: (default .)",
+                                   nullptr, nullptr};
+constexpr SessionOption kDropCaches = {
+    "--drop-caches", "buffered reads: also drop every cache (/proc/sys/vm/drop_caches, root) before each repeat",
+    "root: before each buffered repeat that reads, also write `/proc/sys/vm/drop_caches`", "off"};
+constexpr SessionOption kAllowDestructive = {"--allow-destructive",
+                                             "allow writes to this block device (destroys its data)", nullptr, nullptr};
+
+// What each command offers, in the order its --help lists it.
+constexpr const char* kRunLayout[] = {"TARGET", "--size",  "--repeat",  "--engine", "--pattern", "--drop-caches",
+                                      "--rw",   "--mix",   "--bs",      "--qd",     "--threads", "--time",
+                                      "--ramp", "--direct", "--fsync",  "--verify", "--seed",    "--allow-destructive"};
+constexpr const char* kQuickLayout[] = {"TARGET", "--size", "--repeat", "--engine", "--pattern", "--drop-caches", "--time"};
+// quick runs a set of tests: its --time caps each, and it starts from its own defaults.
+constexpr const char* kQuickTimeHelp = "stop each test after this long even if the file is not done (default 5s)";
+constexpr std::pair<const char*, const char*> kQuickDefaults[] = {{"--size", "1g"}, {"--repeat", "3"}, {"--time", "5s"}};
+
+void AddSessionOption(CLI::App& app, std::string_view name, JobInput& in) {
+  if (name == kTarget.name) {
+    app.add_option(kTarget.name, in.target, kTarget.help);
+  } else if (name == kDropCaches.name) {
+    app.add_flag(kDropCaches.name, in.drop_caches, kDropCaches.help);
+  } else {
+    app.add_option(kAllowDestructive.name, in.allow_destructive, kAllowDestructive.help)->allow_extra_args(false);
+  }
+}
+
+void AddTableOption(CLI::App& app, const JobOption& option, const char* help, JobInput& in) {
+  if (!option.value_name) {
+    app.add_flag_callback(option.name, [&in, &option] { in.Give(option.name, ""); }, help);
     return;
   }
-  app.add_option("--rw", o.rw, "read | write | randread | randwrite | rw | randrw");
-  app.add_option("--mix", o.mix, "for rw and randrw: percent of I/Os that are reads (default 50)");
-  app.add_option("--bs", o.bs, "block size per I/O (default 1m)");
-  app.add_option("--qd", o.qd, "I/Os in flight per thread (default 1)");
-  app.add_option("--threads", o.threads, "worker threads, each with its own file (default 1)");
-  app.add_option("--time", o.time, "run for this long, looping over the file (default: one pass)");
-  app.add_option("--ramp", o.ramp, "time at the start left out of the results (added before --time)");
-  app.add_flag("--direct", o.direct, "O_DIRECT: bypass the page cache");
-  app.add_flag("--fsync", o.fsync, "fsync before the write clock stops");
-  app.add_flag("--verify", o.verify,
-               "writes carry check data keyed by offset; after the run every written block is read back and checked");
-  app.add_option("--seed", o.seed,
-                 "reproduce a run: its \"seed\" from --json or `results show` (default: a fresh seed per run; "
-                 "with --repeat, repeat 1 uses N and each later repeat a seed derived from N)");
-  app.add_option("--allow-destructive", o.allow_destructive, "allow writes to this block device (destroys its data)")
-      ->allow_extra_args(false);
+  app.add_option_function<std::string>(option.name, [&in, &option](const std::string& text) { in.Give(option.name, text); },
+                                       help);
 }
 
-Result<uint64_t> ParseCount(const std::string& text, const std::string& option) {
-  if (text.empty() || text.size() > 9 || text.find_first_not_of("0123456789") != std::string::npos)
-    return Status::BadInput(option + ": '" + text + "' is not a whole number");
-  return std::stoull(text);
+}  // namespace
+
+void JobInput::Give(std::string_view name, const std::string& text) {
+  const JobOption* option = FindJobOption(name);
+  if (!option) {
+    given_.push_back({nullptr, std::string(name), Status::BadInput("no job option " + std::string(name))});
+    return;
+  }
+  std::erase_if(given_, [option](const Given& g) { return g.option == option; });  // the last one counts
+  // An option without a default text: empty is "not given", as it always was.
+  if (text.empty() && option->value_name && !option->default_text) return;
+  Status parsed = option->parse(text, job);
+  given_.push_back({option, text, parsed});
 }
 
-Result<JobSpec> BuildJob(const JobOptions& o, const Target& target) {
-  JobSpec job;
-  std::optional<AccessPattern> rw = ParseAccessPattern(o.rw);
-  if (!rw) return Status::BadInput("--rw: '" + o.rw + "' is not one of read, write, randread, randwrite, rw, randrw");
-  job.rw = *rw;
+bool JobInput::given(std::string_view name) const {
+  for (const Given& g : given_)
+    if (g.option && name == g.option->name) return true;
+  return false;
+}
 
-  if (!o.mix.empty()) {  // empty: not given, 50 %
-    Result<uint64_t> mix = ParseCount(o.mix, "--mix");
-    if (!mix.ok()) return Status::BadInput("--mix: '" + o.mix + "' is outside 0..100 (percent of I/Os that are reads)");
-    job.read_mix_pct = static_cast<int>(std::min<uint64_t>(mix.value(), 1000));
-    // A mix the job cannot honour would be stored as if it had run.
-    if (!(DoesReads(job.rw) && DoesWrites(job.rw)))
-      return Status::BadInput("--mix: applies to --rw rw and randrw only; --rw " + o.rw + " does only " +
-                              (DoesReads(job.rw) ? "reads" : "writes"));
+std::string JobInput::text(std::string_view name) const {
+  for (const Given& g : given_)
+    if (g.option && name == g.option->name) return g.text;
+  return "";
+}
+
+void AddJobOptions(CLI::App& app, JobInput& in, JobOptionSet set) {
+  const bool quick = set == JobOptionSet::kQuick;
+  if (quick)
+    for (const auto& [name, text] : kQuickDefaults) in.Give(name, text);
+  const std::span<const char* const> layout = quick ? std::span<const char* const>(kQuickLayout) : kRunLayout;
+  for (const char* name : layout) {
+    if (const JobOption* option = FindJobOption(name)) {
+      const bool quick_time = quick && std::string_view(name) == "--time";
+      AddTableOption(app, *option, quick_time ? kQuickTimeHelp : option->help, in);
+    } else {
+      AddSessionOption(app, name, in);
+    }
   }
+}
 
-  Result<uint64_t> bs = ParseSize(o.bs);
-  if (!bs.ok()) return Status::BadInput("--bs: " + bs.status().message());
-  job.bs = bs.value();
+namespace {
 
-  Result<uint64_t> qd = ParseCount(o.qd, "--qd");
-  if (!qd.ok()) return qd.status();
-  job.qd = static_cast<uint32_t>(qd.value());
-  Result<uint64_t> threads = ParseCount(o.threads, "--threads");
-  if (!threads.ok()) return threads.status();
-  job.threads = static_cast<uint32_t>(threads.value());
-  Result<uint64_t> repeat = ParseCount(o.repeat, "--repeat");
-  if (!repeat.ok()) return repeat.status();
-  job.repeat = static_cast<uint32_t>(repeat.value());
+// Parse errors of what was given, in table order (the first option in the table wins).
+Status FirstParseError(const JobInput& in) {
+  for (const JobInput::Given& g : in.given_)
+    if (!g.option && !g.parsed.ok()) return g.parsed;
+  for (const JobOption& option : JobOptionTable())
+    for (const JobInput::Given& g : in.given_)
+      if (g.option == &option && !g.parsed.ok()) return g.parsed;
+  return Status::Ok();
+}
 
-  if (!o.seed.empty()) {
-    if (o.seed.size() > 16 || o.seed.find_first_not_of("0123456789") != std::string::npos)
-      return Status::BadInput("--seed: '" + o.seed + "' is not a whole number (give the \"seed\" of a stored run)");
-    job.seed = std::stoull(o.seed);
-  }
-
-  if (!o.size.empty()) {
-    Result<uint64_t> size = ParseSize(o.size);
-    if (!size.ok()) return Status::BadInput("--size: " + size.status().message());
-    job.size = size.value();
-  } else if (std::optional<uint64_t> natural = target.natural_size(job.threads ? job.threads : 1)) {
-    job.size = *natural;
-  }
-  if (!o.time.empty()) {
-    Result<double> time = ParseDuration(o.time);
-    if (!time.ok()) return Status::BadInput("--time: " + time.status().message());
-    job.time_s = time.value();
-    job.time_based = true;
-  }
-  Result<double> ramp = ParseDuration(o.ramp);
-  if (!ramp.ok()) return Status::BadInput("--ramp: " + ramp.status().message());
-  job.ramp_s = ramp.value();
-
-  job.direct = o.direct;
-  job.fsync = o.fsync;
-  if (std::string why; o.fsync && !target.SupportsFsync(&why)) return Status::BadInput("--fsync: " + why);
-  job.verify = o.verify;
-  if (o.verify && target.is_null())
+// What needs more than one option, or the target.
+Status CheckAcross(const JobInput& in, const JobSpec& job, const Target& target) {
+  // A mix the job cannot honour would be stored as if it had run.
+  if (in.given("--mix") && !(DoesReads(job.rw) && DoesWrites(job.rw)))
+    return Status::BadInput(std::string("--mix: applies to --rw rw and randrw only; --rw ") + ToString(job.rw) +
+                            " does only " + (DoesReads(job.rw) ? "reads" : "writes"));
+  if (std::string why; job.fsync && !target.SupportsFsync(&why)) return Status::BadInput("--fsync: " + why);
+  if (job.verify && target.is_null())
     return Status::BadInput("--verify: null: moves no data, so there is nothing to read back");
-  if (o.verify && o.pattern != "random")
-    return Status::BadInput("--verify writes its own incompressible check data; drop --pattern " + o.pattern);
-  std::string why;
-  if (o.drop_caches && !CanDropSystemCaches(&why)) return Status::BadInput("--drop-caches: " + why);
-  job.engine = o.engine;
-  Result<BufferPattern> pattern = ParseBufferPattern(o.pattern);
-  if (!pattern.ok()) return pattern.status();
-  job.pattern = pattern.value();
+  if (const std::string pattern = in.given("--pattern") ? in.text("--pattern") : "random";
+      job.verify && pattern != "random")
+    return Status::BadInput("--verify writes its own incompressible check data; drop --pattern " + pattern);
+  if (std::string why; in.drop_caches && !CanDropSystemCaches(&why)) return Status::BadInput("--drop-caches: " + why);
   // The user's own --qd with psync, which has one I/O in flight per thread: refused rather
   // than stored as a depth that never runs. A suite's depths (quick's Q8, Q32) on a
   // synchronous engine run at 1 and are labelled so (RunResult::qd_run).
   if (job.engine == "psync" && job.qd > 1)
     return Status::BadInput("--qd: the psync engine is synchronous and runs at queue depth 1, not " +
                             std::to_string(job.qd) + "; use --engine io_uring (or auto) for a deeper queue");
+  return Status::Ok();
+}
+
+}  // namespace
+
+Result<JobSpec> BuildJob(const JobInput& in, const Target& target) {
+  if (Status s = FirstParseError(in); !s.ok()) return s;
+  JobSpec job = in.job;
+  if (!in.given("--size"))
+    if (std::optional<uint64_t> natural = target.natural_size(job.threads ? job.threads : 1)) job.size = *natural;
+  if (Status s = CheckAcross(in, job, target); !s.ok()) return s;
   if (Status s = job.Validate(); !s.ok()) return s;
   return job;
+}
+
+Result<JobSpec> BuildJob(const JobOptions& o, const Target& target) {
+  JobInput in;
+  in.target = o.target;
+  in.drop_caches = o.drop_caches;
+  in.allow_destructive = o.allow_destructive;
+  const std::pair<const char*, const std::string*> texts[] = {
+      {"--rw", &o.rw},     {"--mix", &o.mix},       {"--bs", &o.bs},         {"--qd", &o.qd},
+      {"--threads", &o.threads}, {"--size", &o.size}, {"--time", &o.time},   {"--ramp", &o.ramp},
+      {"--engine", &o.engine},   {"--pattern", &o.pattern}, {"--repeat", &o.repeat}, {"--seed", &o.seed}};
+  for (const auto& [name, text] : texts) in.Give(name, *text);
+  if (o.direct) in.Give("--direct", "");
+  if (o.fsync) in.Give("--fsync", "");
+  if (o.verify) in.Give("--verify", "");
+  return BuildJob(in, target);
+}
+
+std::string JobOptionsReadmeTable() {
+  // "|" inside a cell ends it in Markdown: escape it.
+  auto cell = [](const std::string& text) {
+    std::string out;
+    for (char c : text) out += c == '|' ? std::string("\\|") : std::string(1, c);
+    return out;
+  };
+  std::string out = "| option | meaning | default |\n|---|---|---|\n";
+  for (const JobOption& option : JobOptionTable()) {
+    std::string name = option.name;
+    if (option.value_name) name += std::string(" ") + option.value_name;
+    out += "| `" + cell(name) + "` | " + cell(option.doc) + " | " + cell(option.doc_default) + " |\n";
+  }
+  out += std::string("| `") + kDropCaches.name + "` | " + kDropCaches.doc + " | " + kDropCaches.doc_default + " |\n";
+  return out;
 }
 
 }  // namespace nasperf

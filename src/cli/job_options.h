@@ -1,16 +1,19 @@
-// The job options shared by `run`, `quick` (and later `sweep`): each option is declared
-// once here, with its help text; BuildJob turns what the user typed into a validated JobSpec.
+// The CLI side of the job options: CLI11 registration from the option table
+// (model/job_options.h) for run and quick, and BuildJob, which turns what was given into a
+// validated JobSpec.
 #pragma once
 
 #include <CLI/CLI.hpp>
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "nasperf/job.h"
 #include "nasperf/status.h"
 #include "core/target.h"
+#include "model/job_options.h"
 
 namespace nasperf {
 
@@ -31,36 +34,67 @@ void AddCommonOptions(CLI::App& app, CommonOptions& options);
 Result<std::map<std::string, std::string>> ParseTags(const std::vector<std::string>& tags,
                                                      const std::string& what = "--tag");
 
-// The raw text of the job options, before parsing.
+// What the user gave for the job options: each parsed into `job` by its descriptor
+// (model/job_options.h) as CLI11 reads it. A parse error is kept and reported by BuildJob,
+// after the target is made, so a bad target is still named first (as it always was).
+// AddJobOptions binds CLI11 to it: it must stay where it is once bound.
+struct JobInput {
+  std::string target = ".";
+  bool drop_caches = false;  // root: also /proc/sys/vm/drop_caches before cold reads
+  std::vector<std::string> allow_destructive;
+  JobSpec job;  // the given options, parsed; the rest at JobSpec's defaults
+
+  // Parses `text` for the option `name` ("--qd"; a flag takes "") into `job`, as if typed.
+  // An option that is not in the table is a programming error (BadInput from BuildJob).
+  void Give(std::string_view name, const std::string& text);
+  bool given(std::string_view name) const;
+  // The text given for `name` ("" when not given): for messages that quote it.
+  std::string text(std::string_view name) const;
+
+  struct Given {
+    const JobOption* option;
+    std::string text;
+    Status parsed;
+  };
+  std::vector<Given> given_;  // in the order given; BuildJob reports errors in table order
+};
+
+// Which of the job options a command offers. kQuick also sets quick's defaults (--size 1g,
+// --repeat 3, --time 5s).
+enum class JobOptionSet { kFull, kQuick };
+void AddJobOptions(CLI::App& app, JobInput& input, JobOptionSet set);
+
+// The given options' parse errors (first in table order), then what needs more than one
+// option or the target; `target` supplies the default size for files and devices.
+Result<JobSpec> BuildJob(const JobInput& input, const Target& target);
+
+// The README's table of run's options (README.md, between its job-options markers),
+// made from the descriptors; job_options_test fails when the README differs.
+std::string JobOptionsReadmeTable();
+
+// TODO(issue 16): remove once sweep_command.cpp builds a JobInput (JobInput::Give). The old
+// text mirror of the job options, kept only so sweep still compiles; BuildJob gives each
+// text to the descriptors exactly as the command line would.
 struct JobOptions {
   std::string target = ".";
   std::string rw = "read";
-  std::string mix;  // empty: not given (50 % for rw and randrw)
+  std::string mix;
   std::string bs = "1m";
   std::string qd = "1";
   std::string threads = "1";
-  std::string size;  // empty: the target's natural size, else 1 GiB
+  std::string size;
   std::string time;
   std::string ramp = "0";
   bool direct = false;
   bool fsync = false;
   bool verify = false;
-  bool drop_caches = false;  // root: also /proc/sys/vm/drop_caches before cold reads
+  bool drop_caches = false;
   std::string engine = "auto";
   std::string pattern = "random";
   std::string repeat = "1";
-  std::string seed;  // empty: a fresh seed per run and repeat
+  std::string seed;
   std::vector<std::string> allow_destructive;
 };
-
-// Which of the job options a command offers.
-enum class JobOptionSet { kFull, kQuick };
-void AddJobOptions(CLI::App& app, JobOptions& options, JobOptionSet set);
-
-// Parses and validates; `target` supplies the default size for files and devices.
 Result<JobSpec> BuildJob(const JobOptions& options, const Target& target);
-
-// "32" -> 32 for counts like --qd; BadInput naming `option` otherwise.
-Result<uint64_t> ParseCount(const std::string& text, const std::string& option);
 
 }  // namespace nasperf

@@ -1,10 +1,9 @@
-// JobSpec names, parsing of its enumerations, and the checks that need no target.
+// JobSpec names and parsing of its enumerations (its checks: model/job_validate.cpp).
 #include "nasperf/job.h"
 
 #include <array>
 #include <utility>
 
-#include "base/units.h"
 #include "nasperf/engine.h"
 
 namespace nasperf {
@@ -71,42 +70,6 @@ Result<BufferPattern> ParseBufferPattern(const std::string& text) {
     return Status::BadInput("--pattern: '" + text + "': N in compressible:N must be a percentage 0..100");
   }
   return Status::BadInput("--pattern: '" + text + "' is not one of random, zero, compressible:N");
-}
-
-Status JobSpec::Validate() const {
-  if (Status s = ValidateLimits(true); !s.ok()) return s;
-  if (engine != "auto" && engine != "psync" && engine != "io_uring" && engine != "null")
-    return Status::BadInput("--engine: '" + engine + "' is not one of psync, io_uring, auto");
-  return Status::Ok();
-}
-
-Status JobSpec::ValidateLimits(bool has_file) const {
-  if (bs == 0) return Status::BadInput("--bs: the block size must be at least 1 byte");
-  if (bs > (1ull << 30)) return Status::BadInput("--bs: " + FormatSize(bs) + " is larger than the 1 GiB limit");
-  if (qd == 0) return Status::BadInput("--qd: the queue depth must be at least 1");
-  if (qd > 65536) return Status::BadInput("--qd: " + std::to_string(qd) + " is larger than the limit of 65536");
-  if (threads == 0) return Status::BadInput("--threads: at least one thread is needed");
-  if (threads > 1024) return Status::BadInput("--threads: " + std::to_string(threads) + " is larger than the limit of 1024");
-  if (read_mix_pct < 0 || read_mix_pct > 100)
-    return Status::BadInput("--mix: " + std::to_string(read_mix_pct) + " is outside 0..100 (percent of I/Os that are reads)");
-  if (has_file && size == 0) return Status::BadInput("--size: the size must be at least one block");
-  if (has_file && size < bs)
-    return Status::BadInput("--size: " + FormatSize(size) + " is smaller than the block size " + FormatSize(bs));
-  if (static_cast<double>(size) * threads > 1e18) return Status::BadInput("--size: absurdly large");
-  if (!(time_s >= 0) || time_s > 365.0 * 24 * 3600) return Status::BadInput("--time: must be 0 to 365 days");
-  if (time_based && time_s <= 0) return Status::BadInput("--time: a time-based job needs a duration above 0");
-  if (!(ramp_s >= 0) || ramp_s > 365.0 * 24 * 3600) return Status::BadInput("--ramp: must be 0 to 365 days");
-  if (repeat == 0 || repeat > 1000) return Status::BadInput("--repeat: must be 1..1000");
-  if (seed && *seed > (uint64_t{1} << 53) - 1)
-    return Status::BadInput("--seed: " + std::to_string(*seed) +
-                            " is above 9007199254740991 (2^53 - 1, the largest a JSON number keeps exactly)");
-  if (verify && !DoesWrites(rw))
-    return Status::BadInput(std::string("--verify: checks the data a job writes, and --rw ") + ToString(rw) +
-                            " writes nothing (use write, randwrite, rw or randrw)");
-  if (verify && bs % 8 != 0) return Status::BadInput("--verify: the block size must be a multiple of 8 bytes");
-  if (static_cast<uint64_t>(qd) * bs > (4ull << 30))
-    return Status::BadInput("--qd x --bs: " + FormatSize(qd * bs) + " of buffers per thread is more than the 4 GiB limit");
-  return Status::Ok();
 }
 
 std::string SuiteTestLabel(bool random, uint64_t bs, uint32_t qd, uint32_t threads) {

@@ -1,7 +1,9 @@
-// RunsToCsv (RFC 4180 quoting).
+// RunsToCsv (RFC 4180 quoting); the job columns come from the option table.
 #include "report/csv_report.h"
 
 #include <fmt/format.h>
+
+#include "model/job_options.h"
 
 namespace nasperf {
 namespace {
@@ -13,24 +15,40 @@ std::string Field(const std::string& text) {
   return out + "\"";
 }
 
+// The job's columns, from the option table: "rw,bs_bytes,...," and one run's cells.
+std::string JobColumns() {
+  std::string out;
+  for (const JobOption& option : JobOptionTable())
+    if (option.csv_column) out += std::string(option.csv_column) + ",";
+  return out;
+}
+
+std::string JobCells(const RunResult& r) {
+  JobSpec shown = r.job;
+  shown.engine = r.engine;  // the engine that ran, as in the JSON document
+  std::string out;
+  for (const JobOption& option : JobOptionTable())
+    if (option.csv_column) out += Field(option.to_csv(shown)) + ",";
+  return out;
+}
+
 }  // namespace
 
 std::string RunsToCsv(const std::vector<RunResult>& runs) {
-  std::string out =
-      "id,started_at,name,test,target,source_tool,source_file,rw,bs_bytes,qd,threads,size_bytes,direct,engine,"
-      "partial,direction,bytes,ios,seconds,mb_per_s,iops,lat_mean_us,lat_p50_us,lat_p90_us,lat_p99_us,"
-      "lat_p999_us,lat_max_us,tags\n";
+  std::string out = "id,started_at,name,test,target,source_tool,source_file," + JobColumns() +
+                    "partial,direction,bytes,ios,seconds,mb_per_s,iops,lat_mean_us,lat_p50_us,lat_p90_us,lat_p99_us,"
+                    "lat_p999_us,lat_max_us,tags\n";
   for (const RunResult& r : runs) {
     std::string tags;
     for (const auto& [k, v] : r.tags) tags += (tags.empty() ? "" : ";") + k + "=" + v;
     for (const auto& [name, dir] : {std::pair{"read", &r.read}, std::pair{"write", &r.write}}) {
       if (!DidIo(*dir)) continue;
       const DirectionResult& d = **dir;
-      out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{:.6f},{:.6f},{:.3f},{:.3f},{:.3f},{:.3f},"
-                         "{:.3f},{:.3f},{:.3f},{}\n",
-                         r.id, Field(r.started_at), Field(r.name), Field(r.test), Field(r.target), Field(r.source_tool),
-                         Field(r.source_file), ToString(r.job.rw), r.job.bs, r.job.qd, r.job.threads, r.job.size,
-                         r.job.direct ? 1 : 0, Field(r.engine), r.partial ? 1 : 0, name, d.bytes, d.ios, d.seconds,
+      out += fmt::format("{},{},{},{},{},{},{},", r.id, Field(r.started_at), Field(r.name), Field(r.test),
+                         Field(r.target), Field(r.source_tool), Field(r.source_file));
+      out += JobCells(r);
+      out += fmt::format("{},{},{},{},{:.6f},{:.6f},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{}\n",
+                         r.partial ? 1 : 0, name, d.bytes, d.ios, d.seconds,
                          d.mb_per_s, d.iops, d.lat.mean_us, d.lat.p50_us, d.lat.p90_us, d.lat.p99_us, d.lat.p999_us,
                          d.lat.max_us, Field(tags));
     }

@@ -1,0 +1,125 @@
+// The job option table against what is built from it: the README's table, the defaults of
+// JobSpec, --help's layout, and BuildJob's parse-then-check order.
+#include "cli/job_options.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "model/job_json.h"
+
+namespace nasperf {
+namespace {
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// Fails when an option's name, placeholder, README description or default changes in one
+// place and not the other. To update: paste the "expected" text over the README's table.
+TEST(JobOptionsReadme, TableMatchesTheDescriptors) {
+  const std::string readme = ReadFile(NASPERF_SOURCE_DIR "/README.md");
+  ASSERT_FALSE(readme.empty());
+  const std::string expected = JobOptionsReadmeTable();
+  EXPECT_NE(readme.find("`run` options:\n\n" + expected), std::string::npos)
+      << "README.md's `run` options table differs from the descriptors; expected:\n"
+      << expected;
+}
+
+// A default text parses to what JobSpec{} holds, so --help, the README and the struct agree.
+TEST(JobOptionTable, DefaultTextsGiveJobSpecDefaults) {
+  const JobSpec defaults;
+  for (const JobOption& option : JobOptionTable()) {
+    if (!option.default_text) continue;
+    JobSpec job;
+    ASSERT_TRUE(option.parse(option.default_text, job).ok()) << option.name;
+    EXPECT_EQ(JobToJson(job, job.engine).dump(), JobToJson(defaults, defaults.engine).dump()) << option.name;
+  }
+}
+
+TEST(JobOptionTable, EveryOptionIsOnRunsHelp) {
+  CLI::App app;
+  JobInput in;
+  AddJobOptions(app, in, JobOptionSet::kFull);
+  for (const JobOption& option : JobOptionTable())
+    EXPECT_NE(app.get_option_no_throw(option.name), nullptr) << option.name;
+}
+
+TEST(JobOptionTable, EveryOptionRoundTripsThroughJson) {
+  JobInput in;
+  for (const auto& [name, text] : std::vector<std::pair<const char*, const char*>>{{"--rw", "randrw"},
+                                                                                   {"--mix", "30"},
+                                                                                   {"--bs", "4k"},
+                                                                                   {"--qd", "8"},
+                                                                                   {"--threads", "2"},
+                                                                                   {"--size", "8m"},
+                                                                                   {"--time", "2s"},
+                                                                                   {"--ramp", "1s"},
+                                                                                   {"--direct", ""},
+                                                                                   {"--fsync", ""},
+                                                                                   {"--engine", "io_uring"},
+                                                                                   {"--repeat", "3"},
+                                                                                   {"--verify", ""},
+                                                                                   {"--seed", "42"}})
+    in.Give(name, text);
+  const nlohmann::ordered_json once = JobToJson(in.job, in.job.engine);
+  for (const JobOption& option : JobOptionTable()) EXPECT_TRUE(once.contains(option.json_key)) << option.json_key;
+  Result<JobSpec> back = JobFromJson(nlohmann::json::parse(once.dump()));
+  ASSERT_TRUE(back.ok()) << back.status().message();
+  EXPECT_EQ(JobToJson(back.value(), back.value().engine).dump(), once.dump());
+}
+
+// A directory-like target with no natural size: BuildJob's checks only ask these.
+class FakeTarget : public Target {
+ public:
+  std::string description() const override { return "fake"; }
+  Status Check(const JobSpec&) override { return Status::Ok(); }
+  Result<std::vector<WorkerFile>> Open(const JobSpec&) override {
+    return Status::BadInput("fake: not opened");
+    ;
+  }
+};
+
+TEST(BuildJob, ParseErrorNamesTheOptionAndItsText) {
+  JobInput in;
+  in.Give("--qd", "eight");
+  FakeTarget target;
+  Result<JobSpec> job = BuildJob(in, target);
+  ASSERT_FALSE(job.ok());
+  EXPECT_EQ(job.status().message(), "--qd: 'eight' is not a whole number");
+}
+
+// The adapter kept for sweep until it gives a JobInput: the same texts build the same job.
+TEST(BuildJob, TextAdapterBuildsWhatTheCommandLineWould) {
+  JobOptions texts;
+  texts.rw = "randwrite";
+  texts.bs = "4k";
+  texts.qd = "4";
+  texts.size = "1m";
+  texts.repeat = "2";
+  texts.pattern = "compressible:50";
+  texts.fsync = true;
+  JobInput in;
+  for (const auto& [name, text] : std::vector<std::pair<const char*, const char*>>{{"--rw", "randwrite"},
+                                                                                   {"--bs", "4k"},
+                                                                                   {"--qd", "4"},
+                                                                                   {"--size", "1m"},
+                                                                                   {"--repeat", "2"},
+                                                                                   {"--pattern", "compressible:50"},
+                                                                                   {"--fsync", ""}})
+    in.Give(name, text);
+  FakeTarget target;
+  Result<JobSpec> a = BuildJob(texts, target);
+  Result<JobSpec> b = BuildJob(in, target);
+  ASSERT_TRUE(a.ok()) << a.status().message();
+  ASSERT_TRUE(b.ok()) << b.status().message();
+  EXPECT_EQ(JobToJson(a.value(), "auto").dump(), JobToJson(b.value(), "auto").dump());
+  EXPECT_EQ(a.value().qd, 4u);
+}
+
+}  // namespace
+}  // namespace nasperf

@@ -1,0 +1,26 @@
+// JobSpec's checks that need no target: each option's limits from the option table, then
+// what spans options or needs the engine list.
+#include "base/units.h"
+#include "model/job_options.h"
+#include "nasperf/job.h"
+
+namespace nasperf {
+
+Status JobSpec::Validate() const {
+  if (Status s = ValidateLimits(true); !s.ok()) return s;
+  if (engine != "auto" && engine != "psync" && engine != "io_uring" && engine != "null")
+    return Status::BadInput("--engine: '" + engine + "' is not one of psync, io_uring, auto");
+  return Status::Ok();
+}
+
+Status JobSpec::ValidateLimits(bool has_file) const {
+  for (const JobOption& option : JobOptionTable())
+    if (option.validate)
+      if (Status s = option.validate(*this, has_file); !s.ok()) return s;
+  if (static_cast<uint64_t>(qd) * bs > (4ull << 30))
+    return Status::BadInput("--qd x --bs: " + FormatSize(qd * bs) +
+                            " of buffers per thread is more than the 4 GiB limit");
+  return Status::Ok();
+}
+
+}  // namespace nasperf
