@@ -1,8 +1,9 @@
-// E2E tests of `nasperf agent` and `run/quick --on`: authentication, malformed frames,
+// E2E tests of `nasperf agent` and `run/quick/sweep --on`: authentication, malformed frames,
 // root confinement, remote jobs, telemetry with --agent, and bad options.
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -201,6 +202,68 @@ TEST_F(AgentE2eTest, QuickOnAgentRunsEightTests) {
     EXPECT_EQ(run["partial"], false);
     EXPECT_TRUE(run.contains("test"));
   }
+}
+
+// quick --on: the suite's loop runs each test on the agent; its table and the store are
+// as for a local quick.
+TEST_F(AgentE2eTest, QuickOnAgentTableAndStoredRuns) {
+  std::string db = dir_.Sub("results.sqlite");
+  CliResult r = RunNasperf({"quick", "--on", agent_.address(), "--size", "1m", "--repeat", "1", "--time", "1s",
+                            "--token-file", token_file_, "--db", db},
+                           120);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("RND4K Q32T1"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("stored as runs"), std::string::npos) << r.out;
+  json runs = StoredRuns(db);
+  ASSERT_EQ(runs.size(), 8u);
+  for (const json& run : runs) EXPECT_EQ(run["partial"], false);
+  EXPECT_TRUE(NasperfFiles(root_).empty());
+}
+
+// sweep --on: the agent runs the whole sweep on its directory (its file lives across the
+// points); each point comes back as a run, stored and printed here with the summary.
+TEST_F(AgentE2eTest, SweepOnAgentRunsEveryPointThere) {
+  ASSERT_EQ(::mkdir((root_ + "/sw").c_str(), 0700), 0);
+  std::string db = dir_.Sub("results.sqlite");
+  CliResult r = RunNasperf({"sweep", "sw", "--on", agent_.address(), "--min", "64k", "--max", "256k", "--record", "64k",
+                            "--tests", "write,read", "--token-file", token_file_, "--db", db, "--json"},
+                           120);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  json doc;
+  ASSERT_TRUE(ParseJson(r.out, &doc)) << r.out;
+  ASSERT_TRUE(HasDocumentShape(doc));
+  ASSERT_EQ(doc["runs"].size(), 6u) << r.out;  // 64k, 128k, 256k x write, read
+  for (const json& run : doc["runs"]) {
+    EXPECT_EQ(run["partial"], false);
+    EXPECT_EQ(run.value("measured_on", ""), "nas");
+    EXPECT_TRUE(run["cached"].is_boolean()) << run.dump();
+    EXPECT_NE(run["target"].get<std::string>().find(":sw"), std::string::npos);
+  }
+  EXPECT_EQ(doc["runs"][1]["test"], "read");
+  EXPECT_EQ(doc["runs"][1]["job"]["size"], 65536);
+  ASSERT_TRUE(doc["sweep"].is_object());
+  EXPECT_EQ(doc["sweep"]["partial"], false);
+  EXPECT_EQ(doc["sweep"]["curves"].size(), 2u);
+  EXPECT_NE(doc["sweep"]["target"].get<std::string>().find(":sw"), std::string::npos);
+  EXPECT_GT(doc["sweep"]["id"].get<int64_t>(), 0);
+  EXPECT_EQ(StoredRuns(db).size(), 6u);
+  EXPECT_TRUE(NasperfFiles(root_ + "/sw").empty());
+}
+
+TEST_F(AgentE2eTest, SweepOnAgentTableAndBadPlanWritesNothing) {
+  CliResult r = RunNasperf({"sweep", "--on", agent_.address(), "--min", "64k", "--max", "128k", "--tests", "write,read,reread",
+                            "--token-file", token_file_, "--no-store"},
+                           120);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("reread"), std::string::npos) << r.out;
+  // A plan the agent refuses (min above max) is one line, exit 2, nothing stored or left.
+  std::string db = dir_.Sub("bad.sqlite");
+  CliResult bad = RunNasperf({"sweep", "--on", agent_.address(), "--min", "1m", "--max", "64k", "--token-file",
+                              token_file_, "--db", db});
+  EXPECT_EQ(bad.exit_code, 2) << bad.err;
+  EXPECT_EQ(std::count(bad.err.begin(), bad.err.end(), '\n'), 1) << bad.err;
+  EXPECT_NE(::access(db.c_str(), F_OK), 0);
+  EXPECT_TRUE(NasperfFiles(root_).empty());
 }
 
 TEST_F(AgentE2eTest, LocalRunWithAgentTelemetry) {

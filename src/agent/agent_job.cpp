@@ -4,8 +4,13 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 
+#include <algorithm>
+
 #include "agent/cancellable_engine.h"
 #include "suite/cold_reads.h"
+#include "suite/job_site.h"
+#include "suite/run_session.h"
+#include "suite/sweep_file.h"
 #include "core/runner.h"
 #include "model/run_json.h"
 #include "sysinfo/inventory.h"
@@ -23,6 +28,8 @@ Result<AgentJobRequest> PrepareJob(const JobStartMsg& start, const RootDir& root
   request.name = start.name;
   request.direct_fallback = start.direct_fallback;
   request.check_only = start.check;
+  request.suite = start.suite;
+  request.sweep = start.sweep;
   Result<ResolvedDir> resolved = root.Resolve(request.dir);
   if (!resolved.ok()) {
     *path_error = true;
@@ -65,7 +72,58 @@ nlohmann::ordered_json InventoryOf(const ResolvedDir& dir) {
   return inventory;
 }
 
+// The client's sweep as a SweepRequest planned on `file`.
+Result<SweepSetup> PrepareAgentSweep(const AgentJobRequest& request, SweepFile& file) {
+  const SweepStartMsg& m = request.sweep;
+  SweepRequest r;
+  r.name = request.name;
+  r.base = request.job;
+  r.min_bytes = m.min_bytes;
+  r.max_bytes = m.max_bytes;
+  r.records = m.records;
+  for (uint64_t record : r.records)
+    if (record > (uint64_t{1} << 30)) return Status::BadInput("JobStart: sweep: a record over the 1 GiB limit");
+  std::string tests;
+  for (const std::string& t : m.tests) tests += (tests.empty() ? "" : ",") + t;
+  Result<std::vector<SweepTest>> parsed = ParseSweepTests(tests);
+  if (!parsed.ok()) return Status::BadInput("JobStart: sweep: " + parsed.status().message());
+  r.tests = parsed.value();
+  r.nas_ram_bytes = m.nas_ram_bytes;
+  r.direct = request.job.direct;
+  r.fsync = request.job.fsync;
+  r.drop_caches = m.drop_caches;
+  r.target = request.resolved.real_path;
+  std::sort(r.records.begin(), r.records.end());
+  r.records.erase(std::unique(r.records.begin(), r.records.end()), r.records.end());
+  return PrepareSweep(r, file);
+}
+
 }  // namespace
+
+Status CheckAgentSweep(const AgentJobRequest& request) {
+  SweepFile file(DirFdFor(request), request.resolved.real_path);
+  Result<SweepSetup> setup = PrepareAgentSweep(request, file);
+  return setup.status();
+}
+
+SweepOutcome RunAgentSweep(const AgentJobRequest& request, const std::atomic<bool>& cancel, RunSink& sink,
+                           SuiteProgress& progress) {
+  // Scoped to this function: the sweep's file is removed on every way out.
+  SweepFile file(DirFdFor(request), request.resolved.real_path);
+  Result<SweepSetup> setup = PrepareAgentSweep(request, file);
+  if (!setup.ok()) {
+    SweepOutcome out;
+    out.status = setup.status();
+    return out;
+  }
+  LocalRunner runner(file, "nas", [&cancel](const std::string& name) -> Result<std::unique_ptr<Engine>> {
+    Result<std::unique_ptr<Engine>> inner = MakeEngine(name);
+    if (!inner.ok()) return inner.status();
+    return std::unique_ptr<Engine>(new CancellableEngine(std::move(inner).value(), cancel));
+  });
+  RunSession session(runner, sink, progress, {}, setup.value().request.drop_caches, InventoryOf(request.resolved));
+  return RunSweepPoints(setup.value(), file, session);
+}
 
 Status CheckAgentJob(const AgentJobRequest& request) {
   DirectoryTarget target(DirFdFor(request), request.resolved.real_path);

@@ -12,6 +12,8 @@
 #include "nasperf/job.h"
 #include "nasperf/result.h"
 #include "nasperf/status.h"
+#include "suite/run_sink.h"
+#include "suite/sweep_run.h"
 
 namespace nasperf {
 
@@ -23,6 +25,8 @@ struct AgentJobRequest {
   // quick: "use O_DIRECT, or buffered I/O with fsync where the file system has no O_DIRECT".
   bool direct_fallback = false;
   bool check_only = false;  // "check": true
+  std::string suite = "run";  // "run" | "sweep"
+  SweepStartMsg sweep;        // suite "sweep"
 };
 
 // A decoded JobStart → request, its directory opened beneath the root. A job the agent
@@ -45,5 +49,15 @@ struct AgentJobOutcome {
 // the telemetry sampled while it ran.
 AgentJobOutcome RunAgentJob(const AgentJobRequest& request, const std::atomic<bool>& cancel,
                             const std::function<void(const Sample&)>& on_sample);
+
+// suite "sweep": the client's sweep planned and checked on the directory (its RAM, its
+// free space, O_DIRECT there), without running. Writes nothing.
+Status CheckAgentSweep(const AgentJobRequest& request);
+
+// Runs the sweep (suite/sweep_run.h) on the calling thread: each point begun and
+// finished on `sink`, its samples and labels on `progress`. `cancel` stops the running
+// point at its next batch, and with it the sweep. The summary comes back partial then.
+SweepOutcome RunAgentSweep(const AgentJobRequest& request, const std::atomic<bool>& cancel, RunSink& sink,
+                           SuiteProgress& progress);
 
 }  // namespace nasperf

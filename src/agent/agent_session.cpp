@@ -13,6 +13,7 @@
 #include "net/net_service.h"
 #include "nasperf/version.h"
 #include "model/run_json.h"
+#include "suite/sweep_summary.h"
 #include "sysinfo/inventory.h"
 #include "sysinfo/telemetry/telemetry.h"
 
@@ -259,8 +260,10 @@ class ControlSession {
     bool path_error = false;
     Result<AgentJobRequest> request = PrepareJob(start, ctx_.root, &path_error);
     if (!request.ok()) return SendError(request.status(), path_error ? "path" : "bad_request");
+    const bool sweep = request.value().suite == "sweep";
     if (request.value().check_only) {
-      if (Status s = CheckAgentJob(request.value()); !s.ok()) return SendError(s);
+      if (Status s = sweep ? CheckAgentSweep(request.value()) : CheckAgentJob(request.value()); !s.ok())
+        return SendError(s);
       return Send(MessageType::kJobDone, {{"runs", nlohmann::json::array()}, {"inventory", nlohmann::json::object()}});
     }
     bool idle = false;
@@ -291,10 +294,19 @@ class ControlSession {
           std::this_thread::sleep_for(milliseconds(50));
         }
       });
-      AgentJobOutcome outcome = RunAgentJob(request, cancel, [&, this](const Sample& s) {
+      auto send_sample = [&, this](const Sample& s) {
         Send(MessageType::kJobSample, {{"t_s", s.t_s}, {"read_mb_per_s", s.read_mb_per_s}, {"write_mb_per_s", s.write_mb_per_s}});
         last_sent_ms.store(now_ms());
-      });
+      };
+      if (request.suite == "sweep") {
+        FrameSink sink(*this);
+        FrameProgress progress(*this, send_sample);
+        SweepOutcome outcome = RunAgentSweep(request, cancel, sink, progress);
+        done.store(true);
+        watcher.join();
+        return FinishSweep(outcome);
+      }
+      AgentJobOutcome outcome = RunAgentJob(request, cancel, send_sample);
       done.store(true);
       watcher.join();
       Log(peer_, outcome.status.ok() ? "job done" : "job stopped: " + outcome.status.message());
@@ -312,6 +324,53 @@ class ControlSession {
         Send(MessageType::kJobDone, done_payload);
       }
     });
+  }
+
+  // A sweep's points to the client as they begin and end (JobRunStart, JobRun): the
+  // client stores them as it stores its own.
+  class FrameSink final : public RunSink {
+   public:
+    explicit FrameSink(ControlSession& session) : session_(session) {}
+    Status Begin(RunResult& run) override {
+      session_.Send(MessageType::kJobRunStart, {{"run", RunForWire(run)}});
+      return Status::Ok();
+    }
+    Status Finish(RunResult& run, const RunResult&) override {
+      run.measured_on = "nas";
+      session_.Send(MessageType::kJobRun, {{"run", RunForWire(run)}, {"inventory", nlohmann::json(run.inventory)}});
+      return Status::Ok();
+    }
+
+   private:
+    ControlSession& session_;
+  };
+  // A sweep's progress: samples as JobSample, each point's label as JobProgress.
+  class FrameProgress final : public SuiteProgress {
+   public:
+    FrameProgress(ControlSession& session, std::function<void(const Sample&)> send_sample)
+        : session_(session), send_sample_(std::move(send_sample)) {}
+    void SetLabel(std::string label) override { label_ = std::move(label); }
+    void Show(const Sample& s) override { send_sample_(s); }
+    void ShowLabel(const std::string& detail) override {
+      session_.Send(MessageType::kJobProgress, {{"label", label_}, {"detail", detail}});
+    }
+    void Clear() override {}
+
+   private:
+    ControlSession& session_;
+    std::function<void(const Sample&)> send_sample_;
+    std::string label_;
+  };
+
+  // The sweep's end: JobDone with its summary, or an Error when it never began.
+  void FinishSweep(const SweepOutcome& outcome) {
+    Log(peer_, outcome.status.ok() ? "sweep done" : "sweep stopped: " + outcome.status.message());
+    ctx_.job_busy.store(false);
+    job_running_.store(false);
+    if (outcome.points.empty() && !outcome.status.ok()) return SendError(outcome.status);
+    nlohmann::json done_payload = {{"runs", nlohmann::json::array()}, {"sweep", nlohmann::json(SweepToJson(outcome.summary))}};
+    if (!outcome.status.ok()) done_payload["error"] = outcome.status.message();
+    Send(MessageType::kJobDone, done_payload);
   }
 
   AgentContext& ctx_;

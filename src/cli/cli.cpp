@@ -92,6 +92,7 @@ int CliMain(int argc, char** argv) {
       "sweep", "iozone-style sweep on TARGET: throughput against file size, and where the caches stop");
   AddCommonOptions(*sweep_cmd, sweep.common);
   AddProtocolOptions(*sweep_cmd, sweep.protocol);
+  AddAgentTargetOptions(*sweep_cmd, sweep.remote);
   sweep_cmd->add_option("TARGET", sweep.target, "a directory, smb://USER@HOST/SHARE/DIR or nfs://HOST/EXPORT/DIR (default .)");
   sweep_cmd->add_option("--min", sweep.min, "smallest file (default 64k); sizes double up to --max");
   sweep_cmd->add_option("--max", sweep.max, "largest file (default: twice the RAM that can cache it, within free space)");

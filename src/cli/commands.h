@@ -6,7 +6,7 @@
 
 namespace nasperf {
 
-// --on / --agent / --token-file of run and quick (cli/remote_job.h does the work).
+// --on / --agent / --token-file of run, quick and sweep (cli/remote_job.h does the work).
 struct AgentTargetOptions {
   std::string on;          // HOST[:PORT]: the agent runs the job on its own disks
   std::string agent;       // HOST[:PORT]: the agent samples telemetry while the job runs here
@@ -41,6 +41,7 @@ struct SweepCommandOptions {
   std::string pattern = "random";
   std::string nas_ram;
   ProtocolOptions protocol;
+  AgentTargetOptions remote;
   bool direct = false;
   bool fsync = false;
   bool drop_caches = false;

@@ -5,17 +5,18 @@
 #include <string>
 
 #include "nasperf/result.h"
+#include "suite/run_sink.h"
 
 namespace nasperf {
 
-class ProgressLine {
+class ProgressLine final : public SuiteProgress {
  public:
   explicit ProgressLine(bool wanted);
-  void SetLabel(std::string label) { label_ = std::move(label); }
-  void Show(const Sample& sample);
+  void SetLabel(std::string label) override { label_ = std::move(label); }
+  void Show(const Sample& sample) override;
   // The label alone, with `detail` after it (for steps too short to have samples).
-  void ShowLabel(const std::string& detail);
-  void Clear();
+  void ShowLabel(const std::string& detail) override;
+  void Clear() override;
 
  private:
   bool enabled_;

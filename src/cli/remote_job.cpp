@@ -7,6 +7,7 @@
 #include <mutex>
 #include <thread>
 
+#include "suite/sweep_summary.h"
 #include "wire/agent_client.h"
 #include "model/run_json.h"
 #include "base/signals.h"
@@ -92,30 +93,11 @@ class AgentTelemetry {
   std::string warning_;
 };
 
-class LocalSite final : public JobSite {
- public:
-  explicit LocalSite(std::optional<AgentConnection> telemetry) : telemetry_(std::move(telemetry)) {}
-  Result<std::unique_ptr<Target>> MakeTarget(const std::string& spec, const TargetOptions& options) override {
-    return nasperf::MakeTarget(spec, options);
-  }
-  nlohmann::ordered_json Inventory(const Target& target) override { return GatherInventory(target.description()); }
-  RunOutcome Run(const JobSpec& job, Target& target, const RunLabels& labels, const RunHooks& hooks) override {
-    if (!telemetry_) return RunRepeated(job, target, labels, hooks);
-    AgentTelemetry telemetry(*telemetry_);
-    telemetry.Start();
-    RunOutcome outcome = RunRepeated(job, target, labels, hooks);
-    outcome.result.telemetry = telemetry.Stop();
-    return outcome;
-  }
-
- private:
-  std::optional<AgentConnection> telemetry_;
-};
-
 class RemoteSite;
 
-// TARGET under --on: a directory relative to the agent's --root. It does no I/O itself;
-// Check asks the agent to check the job there (JobStart with "check": true).
+// TARGET under --on: a directory relative to the agent's --root, as BuildJob and the
+// run's record see it. It does no I/O itself and only RemoteSite, which made it, runs
+// jobs on it (by name, in JobStart); Check asks the agent to check the job there.
 class AgentDirTarget final : public Target {
  public:
   AgentDirTarget(RemoteSite& site, std::string dir) : site_(site), dir_(std::move(dir)) {}
@@ -124,6 +106,7 @@ class AgentDirTarget final : public Target {
   // falls back to buffered I/O with fsync where O_DIRECT is refused (its note says so).
   bool SupportsDirect(std::string* why) override;
   Status Check(const JobSpec& job) override;
+  // Never called: RemoteSite runs every job on the agent, which opens the directory.
   Result<std::vector<WorkerFile>> Open(const JobSpec& job) override {
     return Status::Unavailable("an agent directory is opened by the agent, not here");
   }
@@ -152,29 +135,45 @@ void FillFromSamples(RunResult& r) {
   r.notes.push_back("figures from the agent's 1 Hz samples until it went silent; no latency");
 }
 
+Sample SampleOf(const Frame& frame) {
+  return Sample{frame.payload.value("t_s", 0.0), frame.payload.value("read_mb_per_s", 0.0),
+                frame.payload.value("write_mb_per_s", 0.0)};
+}
+
 class RemoteSite final : public JobSite {
  public:
   RemoteSite(AgentConnection conn, nlohmann::ordered_json inventory)
       : conn_(std::move(conn)), inventory_(std::move(inventory)) {}
 
-  Result<std::unique_ptr<Target>> MakeTarget(const std::string& spec, const TargetOptions& options) override {
-    return std::unique_ptr<Target>(new AgentDirTarget(*this, spec));
+  Status MakeTarget(const std::string& spec, const TargetOptions&) override {
+    target_ = std::make_unique<AgentDirTarget>(*this, spec);
+    return Status::Ok();
   }
-  nlohmann::ordered_json Inventory(const Target&) override { return inventory_; }
+  Status MakeSweepTarget(const std::string& spec, const TargetOptions& options) override {
+    return MakeTarget(spec, options);
+  }
+  // A directory on the agent: its page cache is the agent's (PrepareSweep there says more).
+  bool SweepTargetCaches() const override { return true; }
+  void ReleaseTarget() override {}  // the agent removes its files as each job ends
+  Target& target() override { return *target_; }
+  std::string measured_on() const override { return "nas"; }
+  nlohmann::ordered_json Inventory() override { return inventory_; }
   std::string where() const { return conn_.address().text(); }
   void RequestDirectFallback() { direct_fallback_ = true; }
 
-  Status Check(const AgentDirTarget& target, const JobSpec& job) {
+  // JobStart with "check": true: the agent checks the job (or plans the sweep) there.
+  Status Check(const nlohmann::json& start) {
     if (!broken_.ok()) return broken_;
-    Result<Frame> reply =
-        conn_.Request(MessageType::kJobStart, StartPayload(job, target.dir(), "", true), MessageType::kJobDone, kRequestTimeout);
+    nlohmann::json payload = start;
+    payload["check"] = true;
+    Result<Frame> reply = conn_.Request(MessageType::kJobStart, payload, MessageType::kJobDone, kRequestTimeout);
     if (!reply.ok() && reply.status().kind() != ErrorKind::kBadInput) broken_ = reply.status();
     return reply.status();
   }
+  Status CheckJob(const JobSpec& job) { return Check(StartPayload(job, "")); }
 
-  RunOutcome Run(const JobSpec& job, Target& target, const RunLabels& labels, const RunHooks& hooks) override {
-    const auto& dir_target = static_cast<const AgentDirTarget&>(target);
-    RunOutcome out = StartOutcome(job, target, labels);
+  RunOutcome Run(const JobSpec& job, const RunLabels& labels, const RunHooks& hooks) override {
+    RunOutcome out = StartOutcome(job, *target_, labels);
     RunResult& r = out.result;
     r.inventory = inventory_;
     r.measured_on = "nas";
@@ -182,52 +181,32 @@ class RemoteSite final : public JobSite {
       r.partial = true;
       r.error = s.message();
       if (!r.samples.empty()) FillFromSamples(r);
-      if (s.kind() != ErrorKind::kBadInput && s.kind() != ErrorKind::kInterrupted) broken_ = s;
-      out.status = std::move(s);
+      out.status = Fail(std::move(s));
       return out;
     };
     if (!broken_.ok()) return fail(broken_);
-    if (Status s = conn_.Send(MessageType::kJobStart, StartPayload(job, dir_target.dir(), labels.name, false)); !s.ok())
+    if (Status s = conn_.Send(MessageType::kJobStart, StartPayload(job, labels.name)); !s.ok())
       return fail(Status::Io("agent " + where() + ": " + s.message()));
-    Clock::time_point last_heard = Clock::now();
-    bool cancel_sent = false;
+    JobFrames frames(*this);
     while (true) {
-      if (!cancel_sent && InterruptRequested()) {
-        cancel_sent = true;  // the agent stops, removes its files and sends a partial JobDone
-        conn_.Send(MessageType::kJobCancel, nlohmann::json::object());
-      }
-      Result<std::optional<Frame>> got = conn_.TryReceive(kPollTick);
+      Result<std::optional<Frame>> got = frames.Next();
       if (!got.ok()) return fail(got.status());
-      if (!got.value()) {
-        if (Clock::now() - last_heard > kSilenceLimit)
-          return fail(Status::Io("agent " + where() + " sent nothing for 3 s (agent or its disk gone): run stored as partial"));
-        continue;
-      }
-      last_heard = Clock::now();
+      if (!got.value()) continue;
       const Frame& frame = *got.value();
       if (frame.type == MessageType::kJobSample) {
-        Sample s{frame.payload.value("t_s", 0.0), frame.payload.value("read_mb_per_s", 0.0),
-                 frame.payload.value("write_mb_per_s", 0.0)};
-        r.samples.push_back(s);
-        if (hooks.on_sample) hooks.on_sample(s);
+        r.samples.push_back(SampleOf(frame));
+        if (hooks.on_sample) hooks.on_sample(r.samples.back());
         continue;
       }
       if (frame.type != MessageType::kJobDone) continue;  // Ping: the agent's heartbeat
       const nlohmann::json runs = frame.payload.value("runs", nlohmann::json::array());
       if (!runs.is_array() || runs.empty()) return fail(Status::Io("agent " + where() + ": JobDone without a run"));
-      Result<RunResult> run = RunFromJson(runs.front());
-      if (!run.ok()) return fail(Status::Io("agent " + where() + ": JobDone: " + run.status().message()));
-      RunResult done = std::move(run).value();
-      done.name = r.name;
-      done.tags = r.tags;
-      done.target = r.target;
-      done.measured_on = "nas";
-      done.inventory = frame.payload.contains("inventory") ? nlohmann::ordered_json(frame.payload["inventory"]) : inventory_;
-      done.id = 0;
-      out.result = std::move(done);
+      Result<RunResult> run = Received(runs.front(), frame.payload, "JobDone", r);
+      if (!run.ok()) return fail(run.status());
+      out.result = std::move(run).value();
       if (frame.payload.contains("error")) {
         std::string why = frame.payload.value("error", std::string("stopped early"));
-        out.status = cancel_sent ? Status::Interrupted() : Status::Io("agent " + where() + ": " + why);
+        out.status = frames.cancelled() ? Status::Interrupted() : Status::Io("agent " + where() + ": " + why);
         out.result.partial = true;
         if (out.result.error.empty()) out.result.error = why;
       }
@@ -235,22 +214,171 @@ class RemoteSite final : public JobSite {
     }
   }
 
+  Status PrepareSweep(const SweepRequest& request) override {
+    sweep_ = request;
+    return Check(SweepPayload(request));
+  }
+
+  // The agent runs the sweep (suite/sweep_run.h) and sends each point as it begins
+  // (JobRunStart) and ends (JobRun); they are begun and finished on `sink` here, as
+  // local points are. JobDone brings the summary.
+  SweepOutcome RunSweep(RunSink& sink, SuiteProgress& progress) override {
+    SweepOutcome out;
+    auto fail = [&](Status s) {
+      progress.Clear();
+      out.status = Fail(std::move(s));
+      out.summary.partial = true;
+      out.summary.target = target_->description();
+      return out;
+    };
+    if (!broken_.ok()) return fail(broken_);
+    if (Status s = conn_.Send(MessageType::kJobStart, SweepPayload(*sweep_)); !s.ok())
+      return fail(Status::Io("agent " + where() + ": " + s.message()));
+    JobFrames frames(*this);
+    std::optional<RunResult> begun;
+    RunResult labels;  // what every point is labelled with here
+    labels.name = sweep_->name.empty() ? "sweep" : sweep_->name;
+    labels.tags = sweep_->tags;
+    labels.target = target_->description();
+    Status sink_status;
+    while (true) {
+      Result<std::optional<Frame>> got = frames.Next();
+      if (!got.ok()) return fail(got.status());
+      if (!got.value()) continue;
+      const Frame& frame = *got.value();
+      switch (frame.type) {
+        case MessageType::kJobSample: progress.Show(SampleOf(frame)); break;
+        case MessageType::kJobProgress:
+          progress.SetLabel(frame.payload.value("label", std::string()));
+          progress.ShowLabel(frame.payload.value("detail", std::string()));
+          break;
+        case MessageType::kJobRunStart: {
+          Result<RunResult> run = Received(frame.payload.value("run", nlohmann::json()), frame.payload, "JobRunStart", labels);
+          if (!run.ok()) return fail(run.status());
+          begun = std::move(run).value();
+          if (Status s = sink.Begin(*begun); !s.ok() && sink_status.ok()) {
+            sink_status = s;  // stop the sweep as a local one stops, before this point
+            frames.Cancel();
+          }
+          break;
+        }
+        case MessageType::kJobRun: {
+          progress.Clear();
+          Result<RunResult> run = Received(frame.payload.value("run", nlohmann::json()), frame.payload, "JobRun", labels);
+          if (!run.ok()) return fail(run.status());
+          if (!begun) return fail(Status::Io("agent " + where() + ": JobRun without JobRunStart"));
+          RunResult point = std::move(run).value();
+          if (Status s = sink.Finish(point, *begun); !s.ok() && out.status.ok()) out.status = s;
+          begun.reset();
+          out.points.push_back(std::move(point));
+          break;
+        }
+        case MessageType::kJobDone: {
+          progress.Clear();
+          Result<SweepSummary> summary = SweepFromJson(nlohmann::ordered_json(frame.payload.value("sweep", nlohmann::json())));
+          if (!summary.ok()) return fail(Status::Io("agent " + where() + ": JobDone: " + summary.status().message()));
+          out.summary = std::move(summary).value();
+          out.summary.target = target_->description();
+          out.summary.id = 0;
+          if (frame.payload.contains("error")) {
+            std::string why = frame.payload.value("error", std::string("stopped early"));
+            Status stopped = !sink_status.ok()          ? sink_status
+                             : frames.cancelled()      ? Status::Interrupted()
+                                                       : Status::Io("agent " + where() + ": " + why);
+            out.status = stopped;
+          }
+          out.summary.partial = !out.status.ok();
+          out.summary.curves = AnalyseCurves(out.points, out.summary);
+          return out;
+        }
+        default: break;  // Ping: the agent's heartbeat
+      }
+    }
+  }
+
  private:
-  nlohmann::json StartPayload(const JobSpec& job, const std::string& dir, const std::string& name, bool check) const {
-    nlohmann::json p = {{"job", nlohmann::json(JobToJson(job, job.engine))},
-                        {"dir", dir},
-                        {"name", name},
-                        {"suite", "run"},
-                        {"repeat", job.repeat},
-                        {"direct_fallback", direct_fallback_ && job.direct}};
-    if (check) p["check"] = true;
-    return p;
+  // The frames of one job: Ctrl-C sends JobCancel once (the agent stops, removes its
+  // files and answers with a partial JobDone); 3 s of silence means the agent is gone.
+  class JobFrames {
+   public:
+    explicit JobFrames(RemoteSite& site) : site_(site), last_heard_(Clock::now()) {}
+    Result<std::optional<Frame>> Next() {
+      if (!cancel_sent_ && InterruptRequested()) Cancel();
+      Result<std::optional<Frame>> got = site_.conn_.TryReceive(kPollTick);
+      if (!got.ok()) return got.status();
+      if (!got.value()) {
+        if (Clock::now() - last_heard_ > kSilenceLimit)
+          return Status::Io("agent " + site_.where() +
+                            " sent nothing for 3 s (agent or its disk gone): run stored as partial");
+        return got;
+      }
+      last_heard_ = Clock::now();
+      return got;
+    }
+    void Cancel() {
+      if (cancel_sent_) return;
+      cancel_sent_ = true;
+      site_.conn_.Send(MessageType::kJobCancel, nlohmann::json::object());
+    }
+    bool cancelled() const { return cancel_sent_ && InterruptRequested(); }
+
+   private:
+    RemoteSite& site_;
+    Clock::time_point last_heard_;
+    bool cancel_sent_ = false;
+  };
+
+  // Once the agent is gone, every later job fails at once with its status.
+  Status Fail(Status s) {
+    if (s.kind() != ErrorKind::kBadInput && s.kind() != ErrorKind::kInterrupted) broken_ = s;
+    return s;
+  }
+
+  // A run the agent sent, labelled as the client labels its runs.
+  Result<RunResult> Received(const nlohmann::json& j, const nlohmann::json& payload, const char* frame,
+                             const RunResult& labels) {
+    Result<RunResult> run = RunFromJson(j);
+    if (!run.ok()) return Status::Io("agent " + where() + ": " + frame + ": " + run.status().message());
+    RunResult done = std::move(run).value();
+    done.name = labels.name;
+    done.tags = labels.tags;
+    done.target = labels.target;
+    done.measured_on = "nas";
+    done.inventory = payload.contains("inventory") ? nlohmann::ordered_json(payload["inventory"]) : inventory_;
+    done.id = 0;
+    return done;
+  }
+
+  nlohmann::json StartPayload(const JobSpec& job, const std::string& name) const {
+    return {{"job", nlohmann::json(JobToJson(job, job.engine))},
+            {"dir", target_->dir()},
+            {"name", name},
+            {"suite", "run"},
+            {"repeat", job.repeat},
+            {"direct_fallback", direct_fallback_ && job.direct}};
+  }
+
+  nlohmann::json SweepPayload(const SweepRequest& r) const {
+    nlohmann::json tests = nlohmann::json::array();
+    for (SweepTest t : r.tests) tests.push_back(ToString(t));
+    nlohmann::json sweep = {{"min_bytes", r.min_bytes}, {"records", r.records}, {"tests", tests},
+                            {"drop_caches", r.drop_caches}};
+    if (r.max_bytes) sweep["max_bytes"] = *r.max_bytes;
+    if (r.nas_ram_bytes) sweep["nas_ram_bytes"] = *r.nas_ram_bytes;
+    return {{"job", nlohmann::json(JobToJson(r.base, r.base.engine))},
+            {"dir", target_->dir()},
+            {"name", r.name},
+            {"suite", "sweep"},
+            {"repeat", r.base.repeat},
+            {"sweep", sweep}};
   }
 
   AgentConnection conn_;
   nlohmann::ordered_json inventory_;
+  std::unique_ptr<AgentDirTarget> target_;
+  std::optional<SweepRequest> sweep_;
   bool direct_fallback_ = false;
-  Status broken_;  // once the agent is gone, every later job fails at once with this
+  Status broken_;
 };
 
 std::string AgentDirTarget::description() const { return "agent " + site_.where() + ":" + dir_; }
@@ -258,7 +386,7 @@ bool AgentDirTarget::SupportsDirect(std::string* why) {
   site_.RequestDirectFallback();
   return true;
 }
-Status AgentDirTarget::Check(const JobSpec& job) { return site_.Check(*this, job); }
+Status AgentDirTarget::Check(const JobSpec& job) { return site_.CheckJob(job); }
 
 }  // namespace
 
@@ -275,7 +403,7 @@ Result<std::unique_ptr<JobSite>> MakeJobSite(const AgentTargetOptions& options) 
   const char* option = options.on.empty() ? "--agent" : "--on";
   if (named.empty()) {
     if (!options.token_file.empty()) return Status::BadInput("--token-file needs --on or --agent");
-    return std::unique_ptr<JobSite>(new LocalSite(std::nullopt));
+    return MakeLocalJobSite();
   }
   Result<AgentAddress> address = ParseAgentAddress(named);
   if (!address.ok()) return Status::BadInput(std::string(option) + ": " + address.status().message());
@@ -283,7 +411,17 @@ Result<std::unique_ptr<JobSite>> MakeJobSite(const AgentTargetOptions& options) 
   if (!token.ok()) return Status::BadInput("--token-file: " + token.status().message());
   Result<AgentConnection> conn = AgentConnection::Connect(address.value(), token.value(), "control", kConnectTimeout);
   if (!conn.ok()) return conn.status();
-  if (options.on.empty()) return std::unique_ptr<JobSite>(new LocalSite(std::move(conn).value()));
+  if (options.on.empty()) {
+    // The agent's telemetry around each job run here.
+    auto agent = std::make_shared<AgentConnection>(std::move(conn).value());
+    return MakeLocalJobSite([agent](const std::function<RunOutcome()>& run) {
+      AgentTelemetry telemetry(*agent);
+      telemetry.Start();
+      RunOutcome outcome = run();
+      outcome.result.telemetry = telemetry.Stop();
+      return outcome;
+    });
+  }
   Result<Frame> inventory =
       conn.value().Request(MessageType::kInventoryGet, nlohmann::json::object(), MessageType::kInventory, kRequestTimeout);
   if (!inventory.ok()) return inventory.status();

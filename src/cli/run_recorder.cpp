@@ -54,19 +54,6 @@ Status RunRecorder::Finish(RunResult& run, const RunResult& begun) {
 
 namespace nasperf {
 
-RunResult NewRunRecord(const std::string& name, const std::map<std::string, std::string>& tags, const Target& target,
-                       const JobSpec& job, const nlohmann::ordered_json& inventory) {
-  RunResult run;
-  run.name = name;
-  run.tags = tags;
-  run.target = target.description();
-  run.job = job;
-  run.engine = EngineFor(job, target);
-  run.inventory = inventory;
-  run.protocol = target.protocol_facts();  // so that a run killed outright is labelled too
-  return run;
-}
-
 std::string StoredLine(const RunRecorder& recorder, const std::vector<RunResult>& runs) {
   if (!recorder.enabled() || !recorder.all_stored() || runs.empty() || runs.front().id == 0) return "";
   std::string ids = " " + std::to_string(runs.front().id);

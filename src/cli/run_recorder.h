@@ -9,10 +9,12 @@
 #include "cli/job_options.h"
 #include "nasperf/result.h"
 #include "store/results_store.h"
+#include "suite/run_record.h"
+#include "suite/run_sink.h"
 
 namespace nasperf {
 
-class RunRecorder {
+class RunRecorder final : public RunSink {
  public:
   static Result<RunRecorder> Open(const CommonOptions& options, const std::string& command);
 
@@ -24,9 +26,9 @@ class RunRecorder {
   // Keeps a suite's summary (a sweep's analysis) with the invocation, when there is one.
   Status SetSummary(const nlohmann::ordered_json& summary);
   // Fills started_at, command_line, tags (and id when storing) of a run about to start.
-  Status Begin(RunResult& run);
+  Status Begin(RunResult& run) override;
   // Stores the final state of a run that Begin saw. Keeps its id, time and command line.
-  Status Finish(RunResult& run, const RunResult& begun);
+  Status Finish(RunResult& run, const RunResult& begun) override;
   // Whether every run begun so far was stored in its final state.
   bool all_stored() const { return all_stored_; }
 
@@ -43,12 +45,6 @@ class RunRecorder {
 
 namespace nasperf {
 
-class Target;
-
-// The record of a run about to start: labels, target, job, resolved engine, and the
-// inventory (GatherInventory, done once per command: it does not change between tests).
-RunResult NewRunRecord(const std::string& name, const std::map<std::string, std::string>& tags, const Target& target,
-                       const JobSpec& job, const nlohmann::ordered_json& inventory);
 // "stored as run 12 in PATH" (or runs 12-19), empty when nothing was stored or a final
 // save failed (its error says so; the line must not contradict it).
 std::string StoredLine(const RunRecorder& recorder, const std::vector<RunResult>& runs);

@@ -8,24 +8,22 @@
 #include "base/units.h"
 
 namespace nasperf {
-namespace {
-
-// Below this share still resident after the drop, a read counts as cold (as in sweeps).
-constexpr double kColdResidentPct = 1.0;
-
-}  // namespace
 
 std::function<Status()> ColdReads::HookFor(const JobSpec& job) {
   if (job.direct || !DoesReads(job.rw) || target_.is_null()) return {};
-  return [this]() -> Status {
-    Result<CacheDropReport> drop = target_.DropCache(system_wide_);
-    if (!drop.ok()) return drop.status();
-    const CacheDropReport& d = drop.value();
-    all_checked_ = all_checked_ && (d.checked_bytes > 0 || !d.dropped);
-    if (!ran_ || d.resident_pct > worst_.resident_pct || !d.ram_fs.empty()) worst_ = d;
-    ran_ = true;
-    return Status::Ok();
-  };
+  return [this]() -> Status { return Drop(); };
+}
+
+Status ColdReads::Drop() {
+  Result<CacheDropReport> drop = target_.DropCache(system_wide_);
+  if (!drop.ok()) return drop.status();
+  const CacheDropReport& d = drop.value();
+  all_checked_ = all_checked_ && (d.checked_bytes > 0 || !d.dropped);
+  if (!ran_ || d.resident_pct > worst_.resident_pct || !d.ram_fs.empty()) worst_ = d;
+  ran_ = true;
+  ++drops_;
+  max_resident_pct_ = std::max(max_resident_pct_, d.resident_pct);
+  return Status::Ok();
 }
 
 std::optional<bool> ColdReads::Cached() const {

@@ -30,6 +30,19 @@ class ColdReads {
   // untouched when nothing was checked.
   void AddTo(RunResult& run);
 
+  // The drop itself, for a suite that decides when to drop (a sweep, before each repeat
+  // of a read that follows a write): drops the target's files and records what stayed.
+  Status Drop();
+  // Drops that succeeded since construction, and the most any of them left cached (%).
+  uint32_t drops() const { return drops_; }
+  double max_resident_pct() const { return max_resident_pct_; }
+  // Whether every read since construction started cold: dropped, and less than
+  // kColdResidentPct of the file stayed cached.
+  bool FoundCold() const { return drops_ > 0 && max_resident_pct_ < kColdResidentPct; }
+
+  // Below this share of the file still resident after a drop, a read counts as cold.
+  static constexpr double kColdResidentPct = 1.0;
+
  private:
   std::optional<bool> Cached() const;
 
@@ -38,6 +51,8 @@ class ColdReads {
   bool ran_ = false;
   bool all_checked_ = true;  // every drop measured something
   CacheDropReport worst_;
+  uint32_t drops_ = 0;
+  double max_resident_pct_ = 0;
 };
 
 }  // namespace nasperf

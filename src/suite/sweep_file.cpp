@@ -18,6 +18,12 @@ namespace nasperf {
 
 SweepFile::SweepFile(std::string directory) : directory_(directory), directory_path_(std::move(directory)) {}
 
+SweepFile::SweepFile(ScopedFd dir_fd, std::string directory)
+    : directory_(ScopedFd(dir_fd.valid() ? ::fcntl(dir_fd.get(), F_DUPFD_CLOEXEC, 0) : -1), directory),
+      directory_path_(std::move(directory)),
+      dir_fd_(std::move(dir_fd)),
+      by_fd_(true) {}
+
 SweepFile::~SweepFile() = default;  // file_ removes the file it created, and nothing else
 
 Status SweepFile::StartNewFile() {
@@ -27,7 +33,8 @@ Status SweepFile::StartNewFile() {
     file_.reset();
     if (!removed.ok()) return removed;
   }
-  Result<OwnFile> created = OwnFile::Create(directory_path_, "sweep");
+  Result<OwnFile> created = by_fd_ ? OwnFile::CreateAt(dir_fd_.get(), directory_path_, "sweep")
+                                            : OwnFile::Create(directory_path_, "sweep");
   if (!created.ok()) return created.status();
   file_.emplace(std::move(created).value());
   return Status::Ok();
@@ -46,7 +53,9 @@ Status SweepFile::EnsureData(uint64_t bytes, const BufferPattern& pattern) {
   return LayOutFile(fd.value().get(), file_->path(), bytes, pattern);
 }
 
-Result<uint64_t> SweepFile::FreeBytes() { return nasperf::FreeBytes(directory_path_); }
+Result<uint64_t> SweepFile::FreeBytes() {
+  return by_fd_ ? FreeBytesOfDir(dir_fd_.get(), directory_path_) : nasperf::FreeBytes(directory_path_);
+}
 
 Result<CacheDropReport> SweepFile::DropCache(bool system_wide) {
   if (!file_) return ErrnoStatus("stat", "the sweep's test file in " + directory_path_, ENOENT);

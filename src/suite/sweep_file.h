@@ -17,6 +17,10 @@ namespace nasperf {
 class SweepFile final : public SweepableTarget {
  public:
   explicit SweepFile(std::string directory);
+  // The directory open at `dir_fd` (an agent's, resolved beneath its --root): the test
+  // file is created, reopened and removed relative to it, never by path. `directory`
+  // names it in messages.
+  SweepFile(ScopedFd dir_fd, std::string directory);
   ~SweepFile() override;
   std::string description() const override { return directory_.description(); }
   bool SupportsDirect(std::string* why) override { return directory_.SupportsDirect(why); }
@@ -36,6 +40,8 @@ class SweepFile final : public SweepableTarget {
  private:
   DirectoryTarget directory_;
   std::string directory_path_;
+  ScopedFd dir_fd_;
+  bool by_fd_ = false;  // made from a descriptor: never reached by path, even if it is invalid
   std::optional<OwnFile> file_;  // the file this sweep created (target/own_file.h); only it is ever removed
 };
 

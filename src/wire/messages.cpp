@@ -109,6 +109,44 @@ Result<JobSpec> DecodeJob(const json& j) {
   return job;
 }
 
+// Whole numbers in [low, high], at most `max_count` of them, at least one.
+Result<std::vector<uint64_t>> WholeNumbers(const json& a, const char* what, uint64_t low, size_t max_count) {
+  if (!a.is_array() || a.empty() || a.size() > max_count)
+    return Status::BadInput(fmt::format("JobStart: sweep: \"{}\" must be an array of 1..{} numbers", what, max_count));
+  std::vector<uint64_t> out;
+  for (const json& v : a) {
+    const bool whole = v.is_number_unsigned() || (v.is_number_integer() && v.get<int64_t>() >= 0);
+    if (!whole || v.get<uint64_t>() < low)
+      return Status::BadInput(fmt::format("JobStart: sweep: \"{}\" must hold whole numbers of at least {}", what, low));
+    out.push_back(v.get<uint64_t>());
+  }
+  return out;
+}
+
+Result<SweepStartMsg> DecodeSweepStart(const json& j) {
+  if (!j.is_object()) return Status::BadInput("JobStart: suite \"sweep\" needs a \"sweep\" object");
+  Fields f(j, "JobStart: sweep");
+  SweepStartMsg m;
+  m.min_bytes = f.Unsigned("min_bytes", 1, UINT64_MAX, true);
+  if (f.Has("max_bytes")) m.max_bytes = f.Unsigned("max_bytes", 1, UINT64_MAX, true);
+  if (f.Has("nas_ram_bytes")) m.nas_ram_bytes = f.Unsigned("nas_ram_bytes", 1, UINT64_MAX, true);
+  m.drop_caches = f.Bool("drop_caches", false);
+  if (!f.ok()) return f.status();
+  if (!f.Has("records") || !f.Has("tests")) return Status::BadInput("JobStart: sweep: \"records\" and \"tests\" are required");
+  Result<std::vector<uint64_t>> records = WholeNumbers(j.at("records"), "records", 1, kMaxSweepRecords);
+  if (!records.ok()) return records.status();
+  m.records = records.value();
+  const json& tests = j.at("tests");
+  if (!tests.is_array() || tests.empty() || tests.size() > 6)
+    return Status::BadInput("JobStart: sweep: \"tests\" must be an array of 1..6 test names");
+  for (const json& t : tests) {
+    if (!t.is_string() || t.get_ref<const std::string&>().size() > kMaxWordBytes)
+      return Status::BadInput(fmt::format("JobStart: sweep: \"tests\" must hold strings of at most {} bytes", kMaxWordBytes));
+    m.tests.push_back(t.get<std::string>());
+  }
+  return m;
+}
+
 Result<JobStartMsg> DecodeJobStart(const json& p) {
   Fields f(p, "JobStart");
   JobStartMsg m;
@@ -120,7 +158,14 @@ Result<JobStartMsg> DecodeJobStart(const json& p) {
   m.direct_fallback = f.Bool("direct_fallback", false);
   m.check = f.Bool("check", false);
   if (!f.ok()) return f.status();
-  if (suite != "run") return Status::BadInput("JobStart: suite \"" + suite + "\" is not supported (only \"run\")");
+  if (suite != "run" && suite != "sweep")
+    return Status::BadInput("JobStart: suite \"" + suite + "\" is not supported (only \"run\" and \"sweep\")");
+  m.suite = suite;
+  if (suite == "sweep") {
+    Result<SweepStartMsg> sweep = DecodeSweepStart(p.contains("sweep") ? p.at("sweep") : json());
+    if (!sweep.ok()) return sweep.status();
+    m.sweep = std::move(sweep).value();
+  }
   Result<JobSpec> job = DecodeJob(p.at("job"));
   if (!job.ok()) return job.status();
   m.job = job.value();

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -40,7 +41,20 @@ struct ErrorMsg {
   std::string code;
   std::string message;
 };
+// JobStart's "sweep" object (suite "sweep"): what the client's options asked, parsed.
+struct SweepStartMsg {
+  uint64_t min_bytes = 0;
+  std::optional<uint64_t> max_bytes;
+  std::vector<uint64_t> records;   // 1..kMaxSweepRecords record sizes
+  std::vector<std::string> tests;  // 1..6 test names ("write", "read", ...), checked by the agent
+  std::optional<uint64_t> nas_ram_bytes;
+  bool drop_caches = false;
+};
+inline constexpr size_t kMaxSweepRecords = 64;
+
 struct JobStartMsg {
+  std::string suite = "run";  // "run" | "sweep"
+  SweepStartMsg sweep;        // suite "sweep" only
   JobSpec job;  // validated (JobSpec::Validate), repeat applied
   std::string dir = ".";
   std::string name;

@@ -87,8 +87,41 @@ TEST(MessagesTest, OverlongStringsAreRefusedNotTruncated) {
   p["name"] = std::string(kMaxNameBytes + 1, 'a');
   ExpectRefused(p, "\"name\"");
   p = GoodStart();
+  p["suite"] = "diagnose";
+  ExpectRefused(p, "suite \"diagnose\" is not supported");
+}
+
+json GoodSweep() { return {{"min_bytes", 65536}, {"records", {4096, 65536}}, {"tests", {"write", "read"}}}; }
+
+TEST(MessagesTest, SweepStartIsDecodedWithItsFieldsChecked) {
+  json p = GoodStart();
   p["suite"] = "sweep";
-  ExpectRefused(p, "suite \"sweep\" is not supported");
+  p["sweep"] = GoodSweep();
+  p["sweep"]["max_bytes"] = 1 << 20;
+  Result<AgentMessage> m = Decode(MessageType::kJobStart, p);
+  ASSERT_TRUE(m.ok()) << m.status().message();
+  const JobStartMsg& start = std::get<JobStartMsg>(m.value().body);
+  EXPECT_EQ(start.suite, "sweep");
+  EXPECT_EQ(start.sweep.min_bytes, 65536u);
+  EXPECT_EQ(start.sweep.max_bytes, std::optional<uint64_t>(1 << 20));
+  EXPECT_EQ(start.sweep.records, (std::vector<uint64_t>{4096, 65536}));
+  EXPECT_EQ(start.sweep.tests, (std::vector<std::string>{"write", "read"}));
+  EXPECT_FALSE(start.sweep.nas_ram_bytes);
+
+  p.erase("sweep");
+  ExpectRefused(p, "needs a \"sweep\" object");
+  p["sweep"] = GoodSweep();
+  p["sweep"]["records"] = json::array();
+  ExpectRefused(p, "\"records\" must be an array");
+  p["sweep"] = GoodSweep();
+  p["sweep"]["records"] = {-1};
+  ExpectRefused(p, "\"records\" must hold whole numbers");
+  p["sweep"] = GoodSweep();
+  p["sweep"]["tests"] = {std::string(kMaxWordBytes + 1, 'w')};
+  ExpectRefused(p, "\"tests\" must hold strings");
+  p["sweep"] = GoodSweep();
+  p["sweep"]["min_bytes"] = 0;
+  ExpectRefused(p, "\"min_bytes\"");
 }
 
 TEST(MessagesTest, HandshakeBodiesAreTyped) {

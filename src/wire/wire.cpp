@@ -29,7 +29,7 @@ uint32_t GetBe32(const char* p) {
 }  // namespace
 
 bool IsKnownMessageType(uint16_t v) {
-  return (v >= 1 && v <= 5) || v == 10 || v == 11 || (v >= 20 && v <= 27) || (v >= 30 && v <= 33) ||
+  return (v >= 1 && v <= 5) || v == 10 || v == 11 || (v >= 20 && v <= 27) || (v >= 30 && v <= 36) ||
          (v >= 40 && v <= 43) || v == 50 || v == 51;
 }
 
@@ -54,6 +54,9 @@ std::string MessageTypeName(MessageType type) {
     case MessageType::kJobSample: return "JobSample";
     case MessageType::kJobDone: return "JobDone";
     case MessageType::kJobCancel: return "JobCancel";
+    case MessageType::kJobRunStart: return "JobRunStart";
+    case MessageType::kJobRun: return "JobRun";
+    case MessageType::kJobProgress: return "JobProgress";
     case MessageType::kTelemetryStart: return "TelemetryStart";
     case MessageType::kTelemetrySample: return "TelemetrySample";
     case MessageType::kTelemetryStop: return "TelemetryStop";
@@ -107,7 +110,11 @@ Result<std::optional<Frame>> FrameDecoder::Next() {
   const char* h = buffer_.data() + consumed_;
   if (!std::equal(kMagic, kMagic + 4, h)) return fail("bad magic (not a nasperf agent frame)");
   uint16_t version = GetBe16(h + 4);
-  if (version != kProtocolVersion) return fail(fmt::format("protocol version {}, expected {}", version, kProtocolVersion));
+  // Both ends must be the same nasperf: say so, since an older peer is the usual cause.
+  if (version != kProtocolVersion)
+    return fail(fmt::format("protocol version {}, expected {} (the agent and the client must run the same nasperf "
+                            "version)",
+                            version, kProtocolVersion));
   uint16_t type = GetBe16(h + 6);
   uint32_t length = GetBe32(h + 8);
   if (length > kMaxPayload) return fail(fmt::format("payload {} bytes over the {} limit", length, kMaxPayload));

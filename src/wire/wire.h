@@ -17,7 +17,8 @@ namespace nasperf {
 
 // The one protocol version; both ends require an exact match (fio's FIO_SERVER_VER idea).
 // 2: net streams start together at a NetGo barrier and are counted in one window.
-inline constexpr uint16_t kProtocolVersion = 2;
+// 3: JobStart "suite": "sweep"; the agent sends each point as JobRunStart and JobRun.
+inline constexpr uint16_t kProtocolVersion = 3;
 inline constexpr size_t kHeaderBytes = 16;
 // Largest payload a frame may carry: 1 MiB. A larger length is a protocol error.
 inline constexpr uint32_t kMaxPayload = 1u << 20;
@@ -48,6 +49,9 @@ enum class MessageType : uint16_t {
   kJobSample = 31,
   kJobDone = 32,
   kJobCancel = 33,
+  kJobRunStart = 34,  // a suite's run about to start (its record, for the client's store)
+  kJobRun = 35,       // a suite's run finished
+  kJobProgress = 36,  // a suite's progress label
   kTelemetryStart = 40,
   kTelemetrySample = 41,
   kTelemetryStop = 42,
