@@ -166,22 +166,6 @@ Result<JobSpec> BuildJob(const JobInput& in, const Target& target) {
   return job;
 }
 
-Result<JobSpec> BuildJob(const JobOptions& o, const Target& target) {
-  JobInput in;
-  in.target = o.target;
-  in.drop_caches = o.drop_caches;
-  in.allow_destructive = o.allow_destructive;
-  const std::pair<const char*, const std::string*> texts[] = {
-      {"--rw", &o.rw},     {"--mix", &o.mix},       {"--bs", &o.bs},         {"--qd", &o.qd},
-      {"--threads", &o.threads}, {"--size", &o.size}, {"--time", &o.time},   {"--ramp", &o.ramp},
-      {"--engine", &o.engine},   {"--pattern", &o.pattern}, {"--repeat", &o.repeat}, {"--seed", &o.seed}};
-  for (const auto& [name, text] : texts) in.Give(name, *text);
-  if (o.direct) in.Give("--direct", "");
-  if (o.fsync) in.Give("--fsync", "");
-  if (o.verify) in.Give("--verify", "");
-  return BuildJob(in, target);
-}
-
 std::string JobOptionsReadmeTable() {
   // "|" inside a cell ends it in Markdown: escape it.
   auto cell = [](const std::string& text) {

@@ -72,29 +72,5 @@ Result<JobSpec> BuildJob(const JobInput& input, const Target& target);
 // made from the descriptors; job_options_test fails when the README differs.
 std::string JobOptionsReadmeTable();
 
-// TODO(issue 16): remove once sweep_command.cpp builds a JobInput (JobInput::Give). The old
-// text mirror of the job options, kept only so sweep still compiles; BuildJob gives each
-// text to the descriptors exactly as the command line would.
-struct JobOptions {
-  std::string target = ".";
-  std::string rw = "read";
-  std::string mix;
-  std::string bs = "1m";
-  std::string qd = "1";
-  std::string threads = "1";
-  std::string size;
-  std::string time;
-  std::string ramp = "0";
-  bool direct = false;
-  bool fsync = false;
-  bool verify = false;
-  bool drop_caches = false;
-  std::string engine = "auto";
-  std::string pattern = "random";
-  std::string repeat = "1";
-  std::string seed;
-  std::vector<std::string> allow_destructive;
-};
-Result<JobSpec> BuildJob(const JobOptions& options, const Target& target);
 
 }  // namespace nasperf

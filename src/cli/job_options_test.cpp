@@ -93,33 +93,5 @@ TEST(BuildJob, ParseErrorNamesTheOptionAndItsText) {
   EXPECT_EQ(job.status().message(), "--qd: 'eight' is not a whole number");
 }
 
-// The adapter kept for sweep until it gives a JobInput: the same texts build the same job.
-TEST(BuildJob, TextAdapterBuildsWhatTheCommandLineWould) {
-  JobOptions texts;
-  texts.rw = "randwrite";
-  texts.bs = "4k";
-  texts.qd = "4";
-  texts.size = "1m";
-  texts.repeat = "2";
-  texts.pattern = "compressible:50";
-  texts.fsync = true;
-  JobInput in;
-  for (const auto& [name, text] : std::vector<std::pair<const char*, const char*>>{{"--rw", "randwrite"},
-                                                                                   {"--bs", "4k"},
-                                                                                   {"--qd", "4"},
-                                                                                   {"--size", "1m"},
-                                                                                   {"--repeat", "2"},
-                                                                                   {"--pattern", "compressible:50"},
-                                                                                   {"--fsync", ""}})
-    in.Give(name, text);
-  FakeTarget target;
-  Result<JobSpec> a = BuildJob(texts, target);
-  Result<JobSpec> b = BuildJob(in, target);
-  ASSERT_TRUE(a.ok()) << a.status().message();
-  ASSERT_TRUE(b.ok()) << b.status().message();
-  EXPECT_EQ(JobToJson(a.value(), "auto").dump(), JobToJson(b.value(), "auto").dump());
-  EXPECT_EQ(a.value().qd, 4u);
-}
-
 }  // namespace
 }  // namespace nasperf

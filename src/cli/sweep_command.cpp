@@ -47,18 +47,18 @@ Result<SweepRequest> ParseRequest(const SweepCommandOptions& o, JobSite& site) {
   request.name = o.common.name;
   if (Status s = CheckShareOptions(o, site); !s.ok()) return s;
 
-  JobOptions job_options;
-  job_options.rw = "write";
-  job_options.qd = "1";
-  job_options.threads = "1";
-  job_options.size = "1m";
-  job_options.bs = "4k";
-  job_options.repeat = o.repeat;
+  JobInput job_options;
+  job_options.Give("--rw", "write");
+  job_options.Give("--qd", "1");
+  job_options.Give("--threads", "1");
+  job_options.Give("--size", "1m");
+  job_options.Give("--bs", "4k");
+  job_options.Give("--repeat", o.repeat);
   // psync, like iozone, unless the user chose; a share uses its protocol's engine.
-  job_options.engine = !o.engine.empty() ? o.engine : site.target().required_engine() ? "auto" : "psync";
-  job_options.pattern = o.pattern;
-  job_options.direct = o.direct;
-  job_options.fsync = o.fsync;
+  job_options.Give("--engine", !o.engine.empty() ? o.engine : site.target().required_engine() ? "auto" : "psync");
+  job_options.Give("--pattern", o.pattern);
+  if (o.direct) job_options.Give("--direct", "");
+  if (o.fsync) job_options.Give("--fsync", "");
   Result<JobSpec> base = BuildJob(job_options, site.target());
   if (!base.ok()) return base.status();
   request.base = base.value();
