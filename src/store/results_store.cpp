@@ -24,40 +24,50 @@ constexpr const char* kRunColumns =
     "job_json, cpu_user_pct, cpu_sys_pct, notes_json, repeats_json, inventory_json, invocation_id, cached, "
     "measured_on, telemetry_json, protocol_json";
 
+// Each repeat as the JSON document writes it (RepeatToJson), both directions always: the
+// store keeps every figure whatever the run's directions.
 nlohmann::json RepeatsToStore(const std::vector<RepeatFigures>& repeats) {
   nlohmann::json out = nlohmann::json::array();
-  for (const RepeatFigures& r : repeats)
-    out.push_back({{"read_mb_per_s", r.read_mb_per_s}, {"write_mb_per_s", r.write_mb_per_s},
-                   {"read_iops", r.read_iops}, {"write_iops", r.write_iops},
-                   {"read_lat_mean_us", r.read_lat_mean_us}, {"write_lat_mean_us", r.write_lat_mean_us},
-                   {"read_lat_p99_us", r.read_lat_p99_us}, {"write_lat_p99_us", r.write_lat_p99_us},
-                   {"seconds", r.seconds}, {"seed", r.seed}});
+  for (const RepeatFigures& r : repeats) out.push_back(nlohmann::json(RepeatToJson(r, true, true)));
   return out;
 }
 
-// Schema 1 and 2 stored each repeat's total MB/s only: it goes to the direction the run did.
+// Schemas 3 to 6 kept each repeat as one flat object ("read_mb_per_s", "write_iops", ...).
+RepeatFigures FlatRepeatFromStore(const nlohmann::json& e) {
+  auto number = [&](const char* key) {
+    auto it = e.find(key);
+    return it != e.end() && it->is_number() ? it->get<double>() : 0.0;
+  };
+  RepeatFigures r;
+  r.read_mb_per_s = number("read_mb_per_s");
+  r.write_mb_per_s = number("write_mb_per_s");
+  r.read_iops = number("read_iops");
+  r.write_iops = number("write_iops");
+  r.read_lat_mean_us = number("read_lat_mean_us");
+  r.write_lat_mean_us = number("write_lat_mean_us");
+  r.read_lat_p99_us = number("read_lat_p99_us");
+  r.write_lat_p99_us = number("write_lat_p99_us");
+  r.seconds = number("seconds");
+  if (auto it = e.find("seed"); it != e.end() && it->is_number_unsigned()) r.seed = it->get<uint64_t>();
+  return r;
+}
+
+// Reads every form repeats_json has had: RepeatToJson's (schema 7), the flat objects of
+// schemas 3 to 6, and schemas 1 and 2's bare total MB/s, which goes to the direction the
+// run did. A damaged entry is left out: the run's own figures are still good.
 std::vector<RepeatFigures> RepeatsFromStore(const nlohmann::json& stored, const RunResult& run) {
   std::vector<RepeatFigures> out;
   if (!stored.is_array()) return out;
   for (const nlohmann::json& e : stored) {
-    RepeatFigures r;
     if (e.is_number()) {
+      RepeatFigures r;
       (DidIo(run.write) && !DidIo(run.read) ? r.write_mb_per_s : r.read_mb_per_s) = e.get<double>();
-    } else if (e.is_object()) {
-      r.read_mb_per_s = e.value("read_mb_per_s", 0.0);
-      r.write_mb_per_s = e.value("write_mb_per_s", 0.0);
-      r.read_iops = e.value("read_iops", 0.0);
-      r.write_iops = e.value("write_iops", 0.0);
-      r.read_lat_mean_us = e.value("read_lat_mean_us", 0.0);
-      r.write_lat_mean_us = e.value("write_lat_mean_us", 0.0);
-      r.read_lat_p99_us = e.value("read_lat_p99_us", 0.0);
-      r.write_lat_p99_us = e.value("write_lat_p99_us", 0.0);
-      r.seconds = e.value("seconds", 0.0);
-      r.seed = e.value("seed", uint64_t{0});
-    } else {
-      continue;
+      out.push_back(r);
+    } else if (e.is_object() && (e.contains("read_mb_per_s") || e.contains("write_mb_per_s"))) {
+      out.push_back(FlatRepeatFromStore(e));
+    } else if (Result<RepeatFigures> r = RepeatFromJson(e); r.ok()) {
+      out.push_back(r.value());
     }
-    out.push_back(r);
   }
   return out;
 }
