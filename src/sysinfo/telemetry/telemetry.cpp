@@ -54,8 +54,8 @@ struct TelemetrySampler::State {
   }
 };
 
-TelemetrySampler::TelemetrySampler(std::string proc_root, std::string sys_root)
-    : proc_root_(std::move(proc_root)), sys_root_(std::move(sys_root)) {}
+TelemetrySampler::TelemetrySampler(Summariser summarise, std::string proc_root, std::string sys_root)
+    : summarise_(std::move(summarise)), proc_root_(std::move(proc_root)), sys_root_(std::move(sys_root)) {}
 
 TelemetrySampler::~TelemetrySampler() {
   if (thread_.joinable()) Stop();
@@ -202,7 +202,7 @@ nlohmann::ordered_json TelemetrySampler::Stop() {
   if (sensors.empty()) sensors = "no sensors";
   Json with_sensors = out;
   with_sensors["sensors"] = sensors;
-  out["summary"] = SummariseTelemetry(with_sensors);
+  out["summary"] = summarise_ ? summarise_(with_sensors) : std::vector<std::string>();
   out["sensors"] = sensors;
   return out;
 }
