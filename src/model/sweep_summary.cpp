@@ -60,8 +60,8 @@ ojson SweepToJson(const SweepSummary& s) {
               {"nas_bytes", Optional(s.ram.nas_bytes)},
               {"cache_bytes", s.ram.total()},
               {"server_cache_unknown", s.ram.server_cache_unknown}};
-  j["cache_cleaning"] = {{"method", s.cache_method}, {"drops", s.cache_drops},
-                         {"max_resident_pct", s.max_resident_pct}};
+  j["cache_cleaning"] = {
+      {"method", s.cache_method}, {"drops", s.cache_drops}, {"max_resident_pct", s.max_resident_pct}};
   j["notes"] = s.notes;
   j["partial"] = s.partial;
   j["curves"] = curves;

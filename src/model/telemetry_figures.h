@@ -4,11 +4,10 @@
 
 #include <cstddef>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace nasperf {
 
@@ -22,8 +21,8 @@ struct CpuFigures {
 
 // The interrupts of one NIC or disk controller.
 struct IrqDeviceFigures {
-  std::string kind;    // "nic" or "disk"
-  std::string device;  // "eth0", "ahci", or the interrupt line's name
+  std::string kind;                     // "nic" or "disk"
+  std::string device;                   // "eth0", "ahci", or the interrupt line's name
   double median_per_s = 0;              // all CPUs together, median over the samples
   std::map<int, double> per_cpu_total;  // interrupts per second summed over the samples, by CPU
   double total() const;
@@ -55,7 +54,7 @@ struct TelemetryFigures {
   std::vector<CpuFigures> cpus;               // by CPU number
   std::vector<IrqDeviceFigures> irq_devices;  // NICs first, then disk controllers; none silent
   std::optional<IrqImbalance> imbalance;
-  std::vector<DiskFigures> active_disks;      // by name; disks idle for the run's purpose left out
+  std::vector<DiskFigures> active_disks;  // by name; disks idle for the run's purpose left out
   // The page cache at the first and last sample, when it changed by more than noise.
   std::optional<std::pair<double, double>> page_cache_change_bytes;
   // The hottest reading of the run and where ("coretemp Package id 0").

@@ -2,11 +2,10 @@
 // `nasperf info` and `results show`, and flat facts for `results compare`.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace nasperf {
 

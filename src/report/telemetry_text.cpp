@@ -1,9 +1,9 @@
 // TelemetrySentences: each kind of telemetry figure as the sentence a reader sees.
 #include "report/telemetry_text.h"
 
-#include <cmath>
-
 #include <fmt/format.h>
+
+#include <cmath>
 
 namespace nasperf {
 namespace {
@@ -28,9 +28,9 @@ std::string ImbalanceLine(const IrqImbalance& imbalance) {
   std::string why;
   if (hot.irq_pct >= 10) why += fmt::format("{:.0f} % irq", hot.irq_pct);
   if (hot.softirq_pct >= 10) why += fmt::format("{}{:.0f} % softirq", why.empty() ? "" : ", ", hot.softirq_pct);
-  std::string line = fmt::format("CPU{} {:.0f} % busy{} while CPU{} idle ({:.0f} %): interrupts not balanced — ",
-                                 hot.cpu, hot.busy_pct, why.empty() ? "" : " (" + why + ")", imbalance.cold.cpu,
-                                 imbalance.cold.busy_pct);
+  std::string line =
+      fmt::format("CPU{} {:.0f} % busy{} while CPU{} idle ({:.0f} %): interrupts not balanced — ", hot.cpu,
+                  hot.busy_pct, why.empty() ? "" : " (" + why + ")", imbalance.cold.cpu, imbalance.cold.busy_pct);
   for (size_t i = 0; i < imbalance.culprits.size(); ++i) {
     const IrqImbalance::Culprit& c = imbalance.culprits[i];
     std::string where = c.share >= 0.995 ? "all" : fmt::format("{:.0f} %", c.share * 100);
@@ -41,8 +41,7 @@ std::string ImbalanceLine(const IrqImbalance& imbalance) {
 
 // Where one device's interrupts went, for the reader who wants the distribution.
 std::string IrqDeviceLine(const IrqDeviceFigures& d) {
-  std::string line =
-      fmt::format("interrupts: {} {} {:.0f}/s (median) —", DeviceNoun(d.kind), d.device, d.median_per_s);
+  std::string line = fmt::format("interrupts: {} {} {:.0f}/s (median) —", DeviceNoun(d.kind), d.device, d.median_per_s);
   bool first = true;
   for (const auto& [cpu, v] : d.per_cpu_total) {
     if (v <= 0) continue;

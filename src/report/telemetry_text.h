@@ -2,10 +2,9 @@
 // TelemetrySampler stores as "summary" (the figures come from model/telemetry_figures.h).
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "model/telemetry_figures.h"
 
