@@ -334,7 +334,11 @@ Status ResultsStore::SaveInvocation(const std::string& command, const std::strin
   return s;
 }
 
-Result<RunResult> ResultsStore::ReadRun(SqliteStatement& row, bool details) {
+namespace {
+
+// The runs table's columns of one row (kRunColumns), without repeats_json: its bare totals
+// of old stores need the run's directions first.
+Result<RunResult> RunFromRow(SqliteStatement& row) {
   RunResult run;
   run.id = row.Int(0);
   run.started_at = row.Text(1);
@@ -374,55 +378,69 @@ Result<RunResult> ResultsStore::ReadRun(SqliteStatement& row, bool details) {
         ProtocolFromJson(stored.is_discarded() ? nlohmann::ordered_json(nullptr) : stored);
     if (facts.ok()) run.protocol = std::move(facts).value();
   }
-  const std::string stored_repeats = row.Text(15);
+  return run;
+}
 
-  Result<SqliteStatement> dirs = db_.Prepare(
-      "SELECT dir, bytes, ios, seconds, mb_per_s, iops, errors, lat_mean_us, lat_p50_us, lat_p90_us, lat_p99_us, "
-      "lat_p999_us, lat_max_us, histogram FROM directions WHERE run_id = ?");
-  if (!dirs.ok()) return dirs.status();
-  dirs.value().Bind(1, run.id);
+// Runs `sql` (one ? bound to `run_id`) and hands each row to `each`.
+template <typename Each>
+Status ForEachRowOf(SqliteDb& db, const char* sql, int64_t run_id, Each&& each) {
+  Result<SqliteStatement> q = db.Prepare(sql);
+  if (!q.ok()) return q.status();
+  q.value().Bind(1, run_id);
   while (true) {
-    Result<bool> more = dirs.value().Step();
+    Result<bool> more = q.value().Step();
     if (!more.ok()) return more.status();
-    if (!more.value()) break;
-    SqliteStatement& d = dirs.value();
-    DirectionResult r;
-    r.bytes = static_cast<uint64_t>(d.Int(1));
-    r.ios = static_cast<uint64_t>(d.Int(2));
-    r.seconds = d.Real(3);
-    r.mb_per_s = d.Real(4);
-    r.iops = d.Real(5);
-    r.errors = static_cast<uint64_t>(d.Int(6));
-    r.lat = {d.Real(7), d.Real(8), d.Real(9), d.Real(10), d.Real(11), d.Real(12)};
-    if (details && !d.IsNull(13)) {
-      auto h = std::make_shared<LatencyHistogram>();
-      if (LatencyHistogram::Deserialize(d.Blob(13), h.get())) r.histogram = h;
-    }
-    (d.Text(0) == "read" ? run.read : run.write) = r;
+    if (!more.value()) return Status::Ok();
+    each(q.value());
   }
+}
+
+// The run's read and write figures; with `details`, their latency histograms too.
+Status ReadDirections(SqliteDb& db, bool details, RunResult* run) {
+  return ForEachRowOf(
+      db,
+      "SELECT dir, bytes, ios, seconds, mb_per_s, iops, errors, lat_mean_us, lat_p50_us, lat_p90_us, lat_p99_us, "
+      "lat_p999_us, lat_max_us, histogram FROM directions WHERE run_id = ?",
+      run->id, [&](SqliteStatement& d) {
+        DirectionResult r;
+        r.bytes = static_cast<uint64_t>(d.Int(1));
+        r.ios = static_cast<uint64_t>(d.Int(2));
+        r.seconds = d.Real(3);
+        r.mb_per_s = d.Real(4);
+        r.iops = d.Real(5);
+        r.errors = static_cast<uint64_t>(d.Int(6));
+        r.lat = {d.Real(7), d.Real(8), d.Real(9), d.Real(10), d.Real(11), d.Real(12)};
+        if (details && !d.IsNull(13)) {
+          auto h = std::make_shared<LatencyHistogram>();
+          if (LatencyHistogram::Deserialize(d.Blob(13), h.get())) r.histogram = h;
+        }
+        (d.Text(0) == "read" ? run->read : run->write) = r;
+      });
+}
+
+Status ReadTags(SqliteDb& db, RunResult* run) {
+  return ForEachRowOf(db, "SELECT key, value FROM tags WHERE run_id = ? ORDER BY key", run->id,
+                      [&](SqliteStatement& t) { run->tags[t.Text(0)] = t.Text(1); });
+}
+
+Status ReadSamples(SqliteDb& db, RunResult* run) {
+  return ForEachRowOf(db, "SELECT t_s, read_mb_per_s, write_mb_per_s FROM samples WHERE run_id = ? ORDER BY t_s",
+                      run->id, [&](SqliteStatement& s) { run->samples.push_back({s.Real(0), s.Real(1), s.Real(2)}); });
+}
+
+}  // namespace
+
+Result<RunResult> ResultsStore::ReadRun(SqliteStatement& row, bool details) {
+  Result<RunResult> read = RunFromRow(row);
+  if (!read.ok()) return read.status();
+  RunResult run = std::move(read).value();
+  const std::string stored_repeats = row.Text(15);
+  if (Status s = ReadDirections(db_, details, &run); !s.ok()) return s;
   // After the directions: old stores' bare totals belong to the direction the run did.
   run.repeats = RepeatsFromStore(nlohmann::json::parse(stored_repeats, nullptr, false), run);
-  Result<SqliteStatement> tags = db_.Prepare("SELECT key, value FROM tags WHERE run_id = ? ORDER BY key");
-  if (!tags.ok()) return tags.status();
-  tags.value().Bind(1, run.id);
-  while (true) {
-    Result<bool> more = tags.value().Step();
-    if (!more.ok()) return more.status();
-    if (!more.value()) break;
-    run.tags[tags.value().Text(0)] = tags.value().Text(1);
-  }
-  if (details) {
-    Result<SqliteStatement> samples =
-        db_.Prepare("SELECT t_s, read_mb_per_s, write_mb_per_s FROM samples WHERE run_id = ? ORDER BY t_s");
-    if (!samples.ok()) return samples.status();
-    samples.value().Bind(1, run.id);
-    while (true) {
-      Result<bool> more = samples.value().Step();
-      if (!more.ok()) return more.status();
-      if (!more.value()) break;
-      run.samples.push_back({samples.value().Real(0), samples.value().Real(1), samples.value().Real(2)});
-    }
-  }
+  if (Status s = ReadTags(db_, &run); !s.ok()) return s;
+  if (details)
+    if (Status s = ReadSamples(db_, &run); !s.ok()) return s;
   return run;
 }
 
