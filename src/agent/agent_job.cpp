@@ -14,6 +14,7 @@
 #include "core/runner.h"
 #include "model/run_json.h"
 #include "sysinfo/inventory.h"
+#include "report/telemetry_text.h"
 #include "sysinfo/telemetry/telemetry.h"
 #include "target/directory_target.h"
 
@@ -143,7 +144,7 @@ AgentJobOutcome RunAgentJob(const AgentJobRequest& request, const std::atomic<bo
     out.status = s;
     return out;
   }
-  sysinfo::telemetry::TelemetrySampler telemetry;
+  sysinfo::telemetry::TelemetrySampler telemetry(SummariseTelemetry);
   telemetry.Start();
   // Reads after the layout's writes start cold on the agent too.
   ColdReads cold_reads(target, false);

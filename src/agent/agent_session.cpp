@@ -15,6 +15,7 @@
 #include "model/run_json.h"
 #include "suite/sweep_summary.h"
 #include "sysinfo/inventory.h"
+#include "report/telemetry_text.h"
 #include "sysinfo/telemetry/telemetry.h"
 
 namespace nasperf {
@@ -207,7 +208,7 @@ class ControlSession {
         return;  // the job answers with JobDone (partial)
       case MessageType::kTelemetryStart:
         if (telemetry_) return SendError(Status::BadInput("TelemetryStart: telemetry is already running"));
-        telemetry_ = std::make_unique<Sampler>();
+        telemetry_ = std::make_unique<Sampler>(SummariseTelemetry);
         telemetry_->Start([this](const nlohmann::ordered_json& sample) {
           Send(MessageType::kTelemetrySample, nlohmann::json(sample));
         });
@@ -224,7 +225,7 @@ class ControlSession {
         Result<nlohmann::json> ready = ctx_.net->Start(payload, id_);
         if (!ready.ok()) return SendError(ready.status());
         if (!net_telemetry_) {
-          net_telemetry_ = std::make_unique<Sampler>();
+          net_telemetry_ = std::make_unique<Sampler>(SummariseTelemetry);
           net_telemetry_->Start();
         }
         Send(MessageType::kNetReady, ready.value());

@@ -11,6 +11,7 @@
 #include "nasperf/version.h"
 #include "proto/url.h"
 #include "sysinfo/inventory.h"
+#include "report/inventory_text.h"
 
 namespace nasperf {
 

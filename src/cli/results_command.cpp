@@ -29,7 +29,7 @@
 #include "report/table_report.h"
 #include "store/results_store.h"
 #include "suite/sweep_summary.h"
-#include "sysinfo/inventory.h"
+#include "report/inventory_text.h"
 
 namespace nasperf {
 namespace {

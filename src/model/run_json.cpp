@@ -32,18 +32,7 @@ ojson DirectionToJson(const DirectionResult& d) {
 ojson RepeatsToJson(const RunResult& run) {
   RepeatSpread spread = SummariseRepeats(RepeatTotals(run));
   ojson each = ojson::array();
-  for (const RepeatFigures& r : run.repeats) {
-    ojson e;
-    if (DidIo(run.read))
-      e["read"] = {{"mb_per_s", r.read_mb_per_s}, {"iops", r.read_iops}, {"lat_mean_us", r.read_lat_mean_us},
-                   {"lat_p99_us", r.read_lat_p99_us}};
-    if (DidIo(run.write))
-      e["write"] = {{"mb_per_s", r.write_mb_per_s}, {"iops", r.write_iops}, {"lat_mean_us", r.write_lat_mean_us},
-                    {"lat_p99_us", r.write_lat_p99_us}};
-    e["seconds"] = r.seconds;
-    if (r.seed) e["seed"] = r.seed;
-    each.push_back(e);
-  }
+  for (const RepeatFigures& r : run.repeats) each.push_back(RepeatToJson(r, DidIo(run.read), DidIo(run.write)));
   ojson ci = nullptr;
   if (spread.ci95) ci = {{"low", spread.ci95->low}, {"high", spread.ci95->high}};
   return {{"count", spread.count},         {"statistic", "median"},     {"ci95_mb_per_s", ci},
@@ -52,6 +41,51 @@ ojson RepeatsToJson(const RunResult& run) {
 }
 
 }  // namespace
+
+ojson RepeatToJson(const RepeatFigures& r, bool read, bool write) {
+  ojson e = ojson::object();
+  if (read)
+    e["read"] = {{"mb_per_s", r.read_mb_per_s}, {"iops", r.read_iops}, {"lat_mean_us", r.read_lat_mean_us},
+                 {"lat_p99_us", r.read_lat_p99_us}};
+  if (write)
+    e["write"] = {{"mb_per_s", r.write_mb_per_s}, {"iops", r.write_iops}, {"lat_mean_us", r.write_lat_mean_us},
+                  {"lat_p99_us", r.write_lat_p99_us}};
+  e["seconds"] = r.seconds;
+  if (r.seed) e["seed"] = r.seed;
+  return e;
+}
+
+Result<RepeatFigures> RepeatFromJson(const nlohmann::json& j) {
+  if (!j.is_object()) return Status::BadInput("expected an object");
+  RepeatFigures f;
+  // Reads `key` of `o` (under `where`) into *out when present; absent leaves it 0.
+  auto number = [](const nlohmann::json& o, const std::string& where, const char* key, double* out) -> Status {
+    auto it = o.find(key);
+    if (it == o.end()) return Status::Ok();
+    if (!it->is_number()) return Status::BadInput(where + key + ": expected a number");
+    *out = it->get<double>();
+    return Status::Ok();
+  };
+  struct Direction {
+    const char* name;
+    double *mb_per_s, *iops, *lat_mean_us, *lat_p99_us;
+  };
+  for (const Direction& d : {Direction{"read", &f.read_mb_per_s, &f.read_iops, &f.read_lat_mean_us, &f.read_lat_p99_us},
+                             Direction{"write", &f.write_mb_per_s, &f.write_iops, &f.write_lat_mean_us,
+                                       &f.write_lat_p99_us}}) {
+    auto it = j.find(d.name);
+    if (it == j.end()) continue;
+    if (!it->is_object()) return Status::BadInput(std::string(d.name) + ": expected an object");
+    const std::string where = std::string(d.name) + ".";
+    for (auto [key, out] : {std::pair{"mb_per_s", d.mb_per_s}, std::pair{"iops", d.iops},
+                            std::pair{"lat_mean_us", d.lat_mean_us}, std::pair{"lat_p99_us", d.lat_p99_us}})
+      if (Status s = number(*it, where, key, out); !s.ok()) return s;
+  }
+  if (Status s = number(j, "", "seconds", &f.seconds); !s.ok()) return s;
+  // A seed that is not a count is not known (0), as before seeds were kept.
+  if (auto seed = j.find("seed"); seed != j.end() && seed->is_number_unsigned()) f.seed = seed->get<uint64_t>();
+  return f;
+}
 
 ojson DataToJson(const DataFacts& data) {
   ojson j = {{"pattern", data.pattern},
@@ -221,21 +255,13 @@ Result<RunResult> RunFromJson(const nlohmann::json& j) {
     if (j.contains("inventory") && j.at("inventory").is_object()) r.inventory = nlohmann::ordered_json(j.at("inventory"));
     if (j.contains("cached") && j.at("cached").is_boolean()) r.cached = j.at("cached").get<bool>();
     if (j.contains("repeats") && j.at("repeats").is_object()) {
+      size_t i = 0;
       for (const nlohmann::json& e : j.at("repeats").value("each", nlohmann::json::array())) {
-        RepeatFigures f;
-        const nlohmann::json rd = e.value("read", nlohmann::json::object());
-        const nlohmann::json wr = e.value("write", nlohmann::json::object());
-        f.read_mb_per_s = rd.value("mb_per_s", 0.0);
-        f.read_iops = rd.value("iops", 0.0);
-        f.read_lat_mean_us = rd.value("lat_mean_us", 0.0);
-        f.read_lat_p99_us = rd.value("lat_p99_us", 0.0);
-        f.write_mb_per_s = wr.value("mb_per_s", 0.0);
-        f.write_iops = wr.value("iops", 0.0);
-        f.write_lat_mean_us = wr.value("lat_mean_us", 0.0);
-        f.write_lat_p99_us = wr.value("lat_p99_us", 0.0);
-        f.seconds = e.value("seconds", 0.0);
-        if (auto seed = e.find("seed"); seed != e.end() && seed->is_number_unsigned()) f.seed = seed->get<uint64_t>();
-        r.repeats.push_back(f);
+        Result<RepeatFigures> f = RepeatFromJson(e);
+        if (!f.ok())
+          return Status::BadInput("run: repeats.each[" + std::to_string(i) + "]: " + f.status().message());
+        r.repeats.push_back(f.value());
+        ++i;
       }
     }
     r.measured_on = j.value("measured_on", std::string("client"));

@@ -17,6 +17,18 @@ namespace nasperf {
 nlohmann::ordered_json DataToJson(const DataFacts& data);
 std::optional<DataFacts> DataFromJson(const nlohmann::json& j);
 
+// One repeat's figures, as the document's "repeats.each[]" entry and the results
+// database's repeats_json entry (the one encoding of repeats):
+//   {"read": {"mb_per_s", "iops", "lat_mean_us", "lat_p99_us"}, "write": {...same},
+//    "seconds", "seed" (only when known)}
+// `read` / `write`: whether that direction is written (the document writes only the
+// directions the run did; the store writes both).
+nlohmann::ordered_json RepeatToJson(const RepeatFigures& r, bool read, bool write);
+// Reads what RepeatToJson wrote: a missing member is 0 (a direction not written, a seed
+// not known, or not an unsigned number). BadInput naming the member ("read.iops: expected
+// a number") when `j` is not an object or a figure is not a number.
+Result<RepeatFigures> RepeatFromJson(const nlohmann::json& j);
+
 nlohmann::ordered_json RunToJson(const RunResult& run);
 // Reads what RunToJson wrote (an agent's runs): every field it knows, defaults for the
 // rest; latency histograms do not travel, only their percentiles. BadInput naming the fault.

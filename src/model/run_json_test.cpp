@@ -147,3 +147,37 @@ TEST(QueueDepthJson, QdRunIsWrittenBesideQdAndReadBack) {
 
 }  // namespace
 }  // namespace nasperf
+
+namespace nasperf {
+namespace {
+
+// One repeat's figures: the directions asked for are written, and read back equal.
+TEST(RepeatJson, WritesTheDirectionsAskedForAndReadsThemBack) {
+  RepeatFigures r{1.5, 0.5, 10, 5, 100, 200, 300, 400, 2.5, 42};
+  ojson only_read = RepeatToJson(r, true, false);
+  EXPECT_EQ(only_read.dump(),
+            R"({"read":{"mb_per_s":1.5,"iops":10.0,"lat_mean_us":100.0,"lat_p99_us":300.0},"seconds":2.5,"seed":42})");
+  Result<RepeatFigures> both = RepeatFromJson(nlohmann::json(RepeatToJson(r, true, true)));
+  ASSERT_TRUE(both.ok()) << both.status().message();
+  EXPECT_DOUBLE_EQ(both.value().write_lat_p99_us, 400);
+  EXPECT_DOUBLE_EQ(both.value().write_iops, 5);
+  EXPECT_EQ(both.value().seed, 42u);
+  Result<RepeatFigures> read = RepeatFromJson(nlohmann::json(only_read));
+  ASSERT_TRUE(read.ok());
+  EXPECT_EQ(read.value().write_mb_per_s, 0);  // a direction not written is 0
+}
+
+TEST(RepeatJson, AMalformedFigureIsRefusedNamingIt) {
+  Result<RepeatFigures> bad = RepeatFromJson(nlohmann::json::parse(R"({"read": {"iops": "many"}})"));
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.status().message(), "read.iops: expected a number");
+  EXPECT_FALSE(RepeatFromJson(nlohmann::json(3)).ok());
+  nlohmann::json doc = RunToJson(SeqRead());
+  doc["repeats"] = nlohmann::json::parse(R"({"each": [{"seconds": 1}, {"write": 7}]})");
+  Result<RunResult> run = RunFromJson(doc);
+  ASSERT_FALSE(run.ok());
+  EXPECT_EQ(run.status().message(), "run: repeats.each[1]: write: expected an object");
+}
+
+}  // namespace
+}  // namespace nasperf

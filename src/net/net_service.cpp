@@ -18,6 +18,7 @@
 #include "net/net_stream.h"
 #include "net/stream_window.h"
 #include "base/clock.h"
+#include "report/telemetry_text.h"
 #include "sysinfo/telemetry/telemetry.h"
 
 namespace nasperf {
@@ -138,7 +139,7 @@ Result<nlohmann::json> NetService::Start(const nlohmann::json& request, uint64_t
       return Status::Unavailable(fmt::format("too many net sessions at once ({})", kMaxSessions));
     sessions_[session->id] = session;
   }
-  session->telemetry = std::make_unique<sysinfo::telemetry::TelemetrySampler>();
+  session->telemetry = std::make_unique<sysinfo::telemetry::TelemetrySampler>(SummariseTelemetry);
   session->telemetry->Start();
   return nlohmann::json{{"session", session->id}, {"zerocopy", net::ToString(session->mode)}};
 }

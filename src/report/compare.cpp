@@ -14,7 +14,7 @@
 #include "model/run_json.h"
 #include "stats/confidence.h"
 #include "stats/welch.h"
-#include "sysinfo/inventory.h"
+#include "report/inventory_text.h"
 
 namespace nasperf {
 namespace {

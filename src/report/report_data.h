@@ -11,7 +11,7 @@
 
 #include "nasperf/result.h"
 #include "nasperf/status.h"
-#include "suite/sweep_summary.h"
+#include "model/sweep_summary.h"
 
 namespace nasperf {
 

@@ -1,4 +1,4 @@
-// SweepTable.
+// SweepTable: a sweep's points as one table per record size, its legend and cache analysis.
 #include "report/sweep_report.h"
 
 #include <fmt/format.h>
@@ -25,10 +25,8 @@ std::string Cell(const RunResult* p) {
   return fmt::format("{:.1f}{}{}", PointMbPerS(*p), Noisy(p) ? "!" : "", mark);
 }
 
-
-}  // namespace
-
-std::string SweepTable(const SweepSummary& s, const std::vector<RunResult>& points) {
+// The title line and the file sizes.
+std::string Header(const SweepSummary& s, const std::vector<RunResult>& points) {
   std::string sizes;
   for (uint64_t size : s.sizes) sizes += (sizes.empty() ? "" : ", ") + FormatSize(size);
   std::string engine = points.empty() ? "-" : points.front().engine;
@@ -42,8 +40,14 @@ std::string SweepTable(const SweepSummary& s, const std::vector<RunResult>& poin
       s.repeat > 1 ? fmt::format("median of {} repeats per point", s.repeat) : "one run per point",
       s.partial ? "  [PARTIAL]" : "");
   out += fmt::format("file sizes ({}): {}; {}\n", s.sizes.size(), sizes, s.max_reason);
+  return out;
+}
 
-  bool any_cached = false, any_noisy = false;
+// One table per record size: a row per file size, a column per test. Sets *any_cached and
+// *any_noisy when a cell carries that mark.
+std::string PointTables(const SweepSummary& s, const std::vector<RunResult>& points, bool* any_cached,
+                        bool* any_noisy) {
+  std::string out;
   for (uint64_t record : s.records) {
     out += fmt::format("\nrecord {}\n{:>12}", FormatSize(record), "file size");
     for (const std::string& test : s.tests) out += fmt::format(" {:>13}", test);
@@ -53,14 +57,19 @@ std::string SweepTable(const SweepSummary& s, const std::vector<RunResult>& poin
       out += fmt::format("{:>12}", FormatSize(size));
       for (const std::string& test : s.tests) {
         const RunResult* p = FindPoint(points, size, record, test);
-        any_cached = any_cached || (p && p->cached.value_or(false));
-        any_noisy = any_noisy || Noisy(p);
+        *any_cached = *any_cached || (p && p->cached.value_or(false));
+        *any_noisy = *any_noisy || Noisy(p);
         out += fmt::format(" {:>13}", Cell(p));
       }
       out += "\n";
     }
   }
-  out += "\n";
+  return out;
+}
+
+// What the marks mean, how the cache was handled before cold reads, and the notes.
+std::string Legend(const SweepSummary& s, bool any_cached, bool any_noisy) {
+  std::string out;
   if (any_cached && !s.ram.client_caches)
     out += fmt::format("c = cached: the file fits in the NAS's RAM ({})\n", s.ram.Text(", "));
   else if (any_cached)
@@ -78,8 +87,12 @@ std::string SweepTable(const SweepSummary& s, const std::vector<RunResult>& poin
                        s.cache_method, s.cache_drops, s.max_resident_pct,
                        s.max_resident_pct >= 1 ? " — those reads are marked cached, not cold" : " (checked with mincore)");
   for (const std::string& note : s.notes) out += "note: " + note + "\n";
+  return out;
+}
 
-  out += "\ncache analysis\n";
+// Each curve's verdict, plateaus and outliers.
+std::string CacheAnalysis(const SweepSummary& s) {
+  std::string out = "\ncache analysis\n";
   for (const SweepCurve& c : s.curves) {
     std::string plateaus;
     if (c.analysis.cached_mb_per_s) plateaus += fmt::format("cached {:.1f} MB/s", *c.analysis.cached_mb_per_s);
@@ -94,6 +107,18 @@ std::string SweepTable(const SweepSummary& s, const std::vector<RunResult>& poin
                          sizes);
     }
   }
+  return out;
+}
+
+}  // namespace
+
+std::string SweepTable(const SweepSummary& s, const std::vector<RunResult>& points) {
+  bool any_cached = false, any_noisy = false;
+  std::string out = Header(s, points);
+  out += PointTables(s, points, &any_cached, &any_noisy);
+  out += "\n";
+  out += Legend(s, any_cached, any_noisy);
+  out += CacheAnalysis(s);
   return out;
 }
 

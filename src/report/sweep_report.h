@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "nasperf/result.h"
-#include "suite/sweep_summary.h"
+#include "model/sweep_summary.h"
 
 namespace nasperf {
 

@@ -5,7 +5,7 @@
 
 #include "base/units.h"
 #include "stats/confidence.h"
-#include "sysinfo/telemetry/telemetry.h"
+#include "report/telemetry_text.h"
 
 namespace nasperf {
 namespace {
@@ -84,7 +84,7 @@ std::string NetRunTable(const RunResult& run) {
   out += "MB/s = 10^6 B/s, Gbit/s = 10^9 bit/s, as the receiving end counted\n";
   for (const std::string& note : run.notes) out += "note: " + note + "\n";
   if (!run.error.empty()) out += "stopped early: " + run.error + "\n";
-  out += sysinfo::telemetry::TelemetryText(run.telemetry);
+  out += TelemetryText(run.telemetry);
   return out;
 }
 
@@ -113,7 +113,7 @@ std::string RunTable(const RunResult& run) {
   out += RepeatsLine(run);
   for (const std::string& note : run.notes) out += "note: " + note + "\n";
   if (!run.error.empty()) out += "stopped early: " + run.error + "\n";
-  out += sysinfo::telemetry::TelemetryText(run.telemetry);
+  out += TelemetryText(run.telemetry);
   return out;
 }
 

@@ -24,40 +24,50 @@ constexpr const char* kRunColumns =
     "job_json, cpu_user_pct, cpu_sys_pct, notes_json, repeats_json, inventory_json, invocation_id, cached, "
     "measured_on, telemetry_json, protocol_json";
 
+// Each repeat as the JSON document writes it (RepeatToJson), both directions always: the
+// store keeps every figure whatever the run's directions.
 nlohmann::json RepeatsToStore(const std::vector<RepeatFigures>& repeats) {
   nlohmann::json out = nlohmann::json::array();
-  for (const RepeatFigures& r : repeats)
-    out.push_back({{"read_mb_per_s", r.read_mb_per_s}, {"write_mb_per_s", r.write_mb_per_s},
-                   {"read_iops", r.read_iops}, {"write_iops", r.write_iops},
-                   {"read_lat_mean_us", r.read_lat_mean_us}, {"write_lat_mean_us", r.write_lat_mean_us},
-                   {"read_lat_p99_us", r.read_lat_p99_us}, {"write_lat_p99_us", r.write_lat_p99_us},
-                   {"seconds", r.seconds}, {"seed", r.seed}});
+  for (const RepeatFigures& r : repeats) out.push_back(nlohmann::json(RepeatToJson(r, true, true)));
   return out;
 }
 
-// Schema 1 and 2 stored each repeat's total MB/s only: it goes to the direction the run did.
+// Schemas 3 to 6 kept each repeat as one flat object ("read_mb_per_s", "write_iops", ...).
+RepeatFigures FlatRepeatFromStore(const nlohmann::json& e) {
+  auto number = [&](const char* key) {
+    auto it = e.find(key);
+    return it != e.end() && it->is_number() ? it->get<double>() : 0.0;
+  };
+  RepeatFigures r;
+  r.read_mb_per_s = number("read_mb_per_s");
+  r.write_mb_per_s = number("write_mb_per_s");
+  r.read_iops = number("read_iops");
+  r.write_iops = number("write_iops");
+  r.read_lat_mean_us = number("read_lat_mean_us");
+  r.write_lat_mean_us = number("write_lat_mean_us");
+  r.read_lat_p99_us = number("read_lat_p99_us");
+  r.write_lat_p99_us = number("write_lat_p99_us");
+  r.seconds = number("seconds");
+  if (auto it = e.find("seed"); it != e.end() && it->is_number_unsigned()) r.seed = it->get<uint64_t>();
+  return r;
+}
+
+// Reads every form repeats_json has had: RepeatToJson's (schema 7), the flat objects of
+// schemas 3 to 6, and schemas 1 and 2's bare total MB/s, which goes to the direction the
+// run did. A damaged entry is left out: the run's own figures are still good.
 std::vector<RepeatFigures> RepeatsFromStore(const nlohmann::json& stored, const RunResult& run) {
   std::vector<RepeatFigures> out;
   if (!stored.is_array()) return out;
   for (const nlohmann::json& e : stored) {
-    RepeatFigures r;
     if (e.is_number()) {
+      RepeatFigures r;
       (DidIo(run.write) && !DidIo(run.read) ? r.write_mb_per_s : r.read_mb_per_s) = e.get<double>();
-    } else if (e.is_object()) {
-      r.read_mb_per_s = e.value("read_mb_per_s", 0.0);
-      r.write_mb_per_s = e.value("write_mb_per_s", 0.0);
-      r.read_iops = e.value("read_iops", 0.0);
-      r.write_iops = e.value("write_iops", 0.0);
-      r.read_lat_mean_us = e.value("read_lat_mean_us", 0.0);
-      r.write_lat_mean_us = e.value("write_lat_mean_us", 0.0);
-      r.read_lat_p99_us = e.value("read_lat_p99_us", 0.0);
-      r.write_lat_p99_us = e.value("write_lat_p99_us", 0.0);
-      r.seconds = e.value("seconds", 0.0);
-      r.seed = e.value("seed", uint64_t{0});
-    } else {
-      continue;
+      out.push_back(r);
+    } else if (e.is_object() && (e.contains("read_mb_per_s") || e.contains("write_mb_per_s"))) {
+      out.push_back(FlatRepeatFromStore(e));
+    } else if (Result<RepeatFigures> r = RepeatFromJson(e); r.ok()) {
+      out.push_back(r.value());
     }
-    out.push_back(r);
   }
   return out;
 }
@@ -324,7 +334,11 @@ Status ResultsStore::SaveInvocation(const std::string& command, const std::strin
   return s;
 }
 
-Result<RunResult> ResultsStore::ReadRun(SqliteStatement& row, bool details) {
+namespace {
+
+// The runs table's columns of one row (kRunColumns), without repeats_json: its bare totals
+// of old stores need the run's directions first.
+Result<RunResult> RunFromRow(SqliteStatement& row) {
   RunResult run;
   run.id = row.Int(0);
   run.started_at = row.Text(1);
@@ -364,55 +378,69 @@ Result<RunResult> ResultsStore::ReadRun(SqliteStatement& row, bool details) {
         ProtocolFromJson(stored.is_discarded() ? nlohmann::ordered_json(nullptr) : stored);
     if (facts.ok()) run.protocol = std::move(facts).value();
   }
-  const std::string stored_repeats = row.Text(15);
+  return run;
+}
 
-  Result<SqliteStatement> dirs = db_.Prepare(
-      "SELECT dir, bytes, ios, seconds, mb_per_s, iops, errors, lat_mean_us, lat_p50_us, lat_p90_us, lat_p99_us, "
-      "lat_p999_us, lat_max_us, histogram FROM directions WHERE run_id = ?");
-  if (!dirs.ok()) return dirs.status();
-  dirs.value().Bind(1, run.id);
+// Runs `sql` (one ? bound to `run_id`) and hands each row to `each`.
+template <typename Each>
+Status ForEachRowOf(SqliteDb& db, const char* sql, int64_t run_id, Each&& each) {
+  Result<SqliteStatement> q = db.Prepare(sql);
+  if (!q.ok()) return q.status();
+  q.value().Bind(1, run_id);
   while (true) {
-    Result<bool> more = dirs.value().Step();
+    Result<bool> more = q.value().Step();
     if (!more.ok()) return more.status();
-    if (!more.value()) break;
-    SqliteStatement& d = dirs.value();
-    DirectionResult r;
-    r.bytes = static_cast<uint64_t>(d.Int(1));
-    r.ios = static_cast<uint64_t>(d.Int(2));
-    r.seconds = d.Real(3);
-    r.mb_per_s = d.Real(4);
-    r.iops = d.Real(5);
-    r.errors = static_cast<uint64_t>(d.Int(6));
-    r.lat = {d.Real(7), d.Real(8), d.Real(9), d.Real(10), d.Real(11), d.Real(12)};
-    if (details && !d.IsNull(13)) {
-      auto h = std::make_shared<LatencyHistogram>();
-      if (LatencyHistogram::Deserialize(d.Blob(13), h.get())) r.histogram = h;
-    }
-    (d.Text(0) == "read" ? run.read : run.write) = r;
+    if (!more.value()) return Status::Ok();
+    each(q.value());
   }
+}
+
+// The run's read and write figures; with `details`, their latency histograms too.
+Status ReadDirections(SqliteDb& db, bool details, RunResult* run) {
+  return ForEachRowOf(
+      db,
+      "SELECT dir, bytes, ios, seconds, mb_per_s, iops, errors, lat_mean_us, lat_p50_us, lat_p90_us, lat_p99_us, "
+      "lat_p999_us, lat_max_us, histogram FROM directions WHERE run_id = ?",
+      run->id, [&](SqliteStatement& d) {
+        DirectionResult r;
+        r.bytes = static_cast<uint64_t>(d.Int(1));
+        r.ios = static_cast<uint64_t>(d.Int(2));
+        r.seconds = d.Real(3);
+        r.mb_per_s = d.Real(4);
+        r.iops = d.Real(5);
+        r.errors = static_cast<uint64_t>(d.Int(6));
+        r.lat = {d.Real(7), d.Real(8), d.Real(9), d.Real(10), d.Real(11), d.Real(12)};
+        if (details && !d.IsNull(13)) {
+          auto h = std::make_shared<LatencyHistogram>();
+          if (LatencyHistogram::Deserialize(d.Blob(13), h.get())) r.histogram = h;
+        }
+        (d.Text(0) == "read" ? run->read : run->write) = r;
+      });
+}
+
+Status ReadTags(SqliteDb& db, RunResult* run) {
+  return ForEachRowOf(db, "SELECT key, value FROM tags WHERE run_id = ? ORDER BY key", run->id,
+                      [&](SqliteStatement& t) { run->tags[t.Text(0)] = t.Text(1); });
+}
+
+Status ReadSamples(SqliteDb& db, RunResult* run) {
+  return ForEachRowOf(db, "SELECT t_s, read_mb_per_s, write_mb_per_s FROM samples WHERE run_id = ? ORDER BY t_s",
+                      run->id, [&](SqliteStatement& s) { run->samples.push_back({s.Real(0), s.Real(1), s.Real(2)}); });
+}
+
+}  // namespace
+
+Result<RunResult> ResultsStore::ReadRun(SqliteStatement& row, bool details) {
+  Result<RunResult> read = RunFromRow(row);
+  if (!read.ok()) return read.status();
+  RunResult run = std::move(read).value();
+  const std::string stored_repeats = row.Text(15);
+  if (Status s = ReadDirections(db_, details, &run); !s.ok()) return s;
   // After the directions: old stores' bare totals belong to the direction the run did.
   run.repeats = RepeatsFromStore(nlohmann::json::parse(stored_repeats, nullptr, false), run);
-  Result<SqliteStatement> tags = db_.Prepare("SELECT key, value FROM tags WHERE run_id = ? ORDER BY key");
-  if (!tags.ok()) return tags.status();
-  tags.value().Bind(1, run.id);
-  while (true) {
-    Result<bool> more = tags.value().Step();
-    if (!more.ok()) return more.status();
-    if (!more.value()) break;
-    run.tags[tags.value().Text(0)] = tags.value().Text(1);
-  }
-  if (details) {
-    Result<SqliteStatement> samples =
-        db_.Prepare("SELECT t_s, read_mb_per_s, write_mb_per_s FROM samples WHERE run_id = ? ORDER BY t_s");
-    if (!samples.ok()) return samples.status();
-    samples.value().Bind(1, run.id);
-    while (true) {
-      Result<bool> more = samples.value().Step();
-      if (!more.ok()) return more.status();
-      if (!more.value()) break;
-      run.samples.push_back({samples.value().Real(0), samples.value().Real(1), samples.value().Real(2)});
-    }
-  }
+  if (Status s = ReadTags(db_, &run); !s.ok()) return s;
+  if (details)
+    if (Status s = ReadSamples(db_, &run); !s.ok()) return s;
   return run;
 }
 

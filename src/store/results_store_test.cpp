@@ -102,6 +102,64 @@ TEST(ResultsStore, SavesAndLoadsEverything) {
   EXPECT_DOUBLE_EQ(b.cpu.sys_pct, 33.25);
 }
 
+// The store keeps each repeat in the JSON document's form (model/run_json.h), every
+// direction included: one encoding of repeats, not a second flat one.
+TEST(ResultsStore, StoresRepeatsInTheDocumentsForm) {
+  TempDir dir;
+  const std::string path = dir.path() + "/sub/results.db";
+  RunResult run = SampleRun("one", "2026-11-30T10:00:00Z");
+  {
+    Result<ResultsStore> store = ResultsStore::Open(path);
+    ASSERT_TRUE(store.ok()) << store.status().message();
+    int64_t inv = store.value().BeginInvocation("run", "nasperf run", "2026-11-30T10:00:00Z").value();
+    ASSERT_TRUE(store.value().Save(run, inv).ok());
+  }
+  Result<SqliteDb> raw = SqliteDb::Open(path, false);
+  ASSERT_TRUE(raw.ok());
+  Result<SqliteStatement> q = raw.value().Prepare("SELECT repeats_json FROM runs WHERE id = ?");
+  ASSERT_TRUE(q.ok());
+  q.value().Bind(1, run.id);
+  ASSERT_TRUE(q.value().Step().value());
+  const nlohmann::json stored = nlohmann::json::parse(q.value().Text(0));
+  ASSERT_EQ(stored.size(), 2u);
+  EXPECT_DOUBLE_EQ(stored[1]["read"]["mb_per_s"].get<double>(), 2.0);
+  EXPECT_DOUBLE_EQ(stored[1]["write"]["lat_p99_us"].get<double>(), 390);
+  EXPECT_DOUBLE_EQ(stored[0]["seconds"].get<double>(), 2.5);
+  EXPECT_FALSE(stored[0].contains("read_mb_per_s"));
+}
+
+// Schemas 3 to 6 kept each repeat as one flat object; such rows still read.
+TEST(ResultsStore, ReadsTheFlatRepeatsOfEarlierSchemas) {
+  TempDir dir;
+  Result<ResultsStore> store = OpenIn(dir);
+  ASSERT_TRUE(store.ok());
+  int64_t inv = store.value().BeginInvocation("run", "nasperf run", "2026-11-30T10:00:00Z").value();
+  RunResult run = SampleRun("one", "2026-11-30T10:00:00Z");
+  ASSERT_TRUE(store.value().Save(run, inv).ok());
+  Result<SqliteDb> raw = SqliteDb::Open(dir.path() + "/sub/results.db", false);
+  ASSERT_TRUE(raw.ok());
+  ASSERT_TRUE(raw.value()
+                  .Exec("UPDATE runs SET repeats_json = '[{\"read_mb_per_s\": 3.5, \"write_mb_per_s\": 1.5, "
+                        "\"read_iops\": 30, \"write_iops\": 15, \"read_lat_mean_us\": 80, "
+                        "\"write_lat_mean_us\": 170, \"read_lat_p99_us\": 280, \"write_lat_p99_us\": 380, "
+                        "\"seconds\": 2.25, \"seed\": 77}]'")
+                  .ok());
+  Result<RunResult> back = store.value().Load(run.id);
+  ASSERT_TRUE(back.ok()) << back.status().message();
+  ASSERT_EQ(back.value().repeats.size(), 1u);
+  const RepeatFigures& r = back.value().repeats[0];
+  EXPECT_DOUBLE_EQ(r.read_mb_per_s, 3.5);
+  EXPECT_DOUBLE_EQ(r.write_mb_per_s, 1.5);
+  EXPECT_DOUBLE_EQ(r.read_iops, 30);
+  EXPECT_DOUBLE_EQ(r.write_iops, 15);
+  EXPECT_DOUBLE_EQ(r.read_lat_mean_us, 80);
+  EXPECT_DOUBLE_EQ(r.write_lat_mean_us, 170);
+  EXPECT_DOUBLE_EQ(r.read_lat_p99_us, 280);
+  EXPECT_DOUBLE_EQ(r.write_lat_p99_us, 380);
+  EXPECT_DOUBLE_EQ(r.seconds, 2.25);
+  EXPECT_EQ(r.seed, 77u);
+}
+
 TEST(ResultsStore, ListFiltersNewestFirst) {
   TempDir dir;
   Result<ResultsStore> store = OpenIn(dir);

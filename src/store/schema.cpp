@@ -101,6 +101,12 @@ ALTER TABLE runs ADD COLUMN owner_pid INTEGER;
 ALTER TABLE runs ADD COLUMN owner_start TEXT;
 )sql";
 
+// Version 7: repeats_json entries are written in the JSON document's form (RepeatToJson in
+// model/run_json.h) instead of flat objects. No table changes: the reader still reads the
+// older forms. The version marks the change so that an older nasperf refuses the file
+// rather than reading the new entries as zeros.
+constexpr const char* kMigrateV6ToV7 = "SELECT 1;";
+
 }  // namespace
 
 const char* MigrationSql(int from) {
@@ -111,6 +117,7 @@ const char* MigrationSql(int from) {
     case 3: return kMigrateV3ToV4;
     case 4: return kMigrateV4ToV5;
     case 5: return kMigrateV5ToV6;
+    case 6: return kMigrateV6ToV7;
     default: return nullptr;
   }
 }

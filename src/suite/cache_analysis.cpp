@@ -132,16 +132,6 @@ CurveAnalysis AnalyseDirect(const std::vector<CurvePoint>& points) {
   return result;
 }
 
-}  // namespace
-
-std::string CacheRam::Text(const char* separator) const {
-  std::string out = client_caches ? "client RAM " + FormatApproxSize(client_bytes) : "no client cache";
-  if (nas_bytes) out += separator + std::string("NAS RAM ") + FormatApproxSize(*nas_bytes);
-  return out;
-}
-
-namespace {
-
 std::string KneeVerdict(uint64_t knee_bytes, const CacheRam& ram) {
   std::string verdict = "knee at " + FormatSize(knee_bytes) + "; " + ram.Text("; ");
   verdict += "; this curve is cache-bound below it";

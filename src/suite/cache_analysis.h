@@ -4,9 +4,9 @@
 #pragma once
 
 #include <cstdint>
-#include <optional>
-#include <string>
 #include <vector>
+
+#include "model/sweep_summary.h"
 
 namespace nasperf {
 
@@ -14,59 +14,6 @@ struct CurvePoint {
   uint64_t file_bytes = 0;
   double mb_per_s = 0;  // 10^6 B/s
   bool cached = false;  // buffered and the file fits in the RAM that can cache it
-};
-
-// The RAM that can hold the file's data: the client's page cache and, when known
-// (an agent reported it, or the user gave --nas-ram), the NAS's.
-struct CacheRam {
-  uint64_t client_bytes = 0;
-  std::optional<uint64_t> nas_bytes;
-  // A server caches the data too (a network file system) but its RAM is not known, so
-  // a point marked uncached may still come from the server's cache.
-  bool server_cache_unknown = false;
-  // False for smb:// and nfs:// targets: libsmbclient and libnfs keep no client cache, so
-  // only the NAS's RAM can cache the file.
-  bool client_caches = true;
-  uint64_t client_cache_bytes() const { return client_caches ? client_bytes : 0; }
-  uint64_t total() const { return client_cache_bytes() + nas_bytes.value_or(0); }
-  // "client RAM 23.4 GiB, NAS RAM 512 MiB", or "no client cache, NAS RAM ..."; `separator`
-  // joins the two.
-  std::string Text(const char* separator) const;
-};
-
-// One fall from a plateau to a lower one, each of at least two points.
-struct Knee {
-  uint64_t file_bytes = 0;     // the first file size of the lower plateau
-  double before_mb_per_s = 0;  // medians of the plateaus on either side of it
-  double after_mb_per_s = 0;
-  // The RAM it matches (within a factor of 2 of the knee's size): "client RAM", "NAS RAM",
-  // "client + NAS RAM", or "" when none does.
-  std::string ram;
-};
-
-struct CurveAnalysis {
-  // The last knee: the file size from which the curve stays below the midpoint of the
-  // plateaus either side of it (every larger file is below it), with at least two points
-  // on each plateau; nullopt: no knee. The fall into the uncached plateau.
-  std::optional<uint64_t> knee_bytes;
-  // Every knee, smallest file first: a curve that falls out of the client's RAM and then
-  // out of the NAS's has two. knee_bytes is the last one's file_bytes.
-  std::vector<Knee> knees;
-  // File sizes whose point lies off its plateau and is left out of the knee and the
-  // plateau figures: a lone dip (or spike) between two points more than 25 % away from
-  // it, or a dip the curve recovers from before its knee.
-  std::vector<uint64_t> outliers;
-  // With a knee: the median of the uncached plateau (the run of largest files within
-  // a factor 1.25 of each other) and of the points before it. Without a knee: the
-  // medians of the points marked cached / uncached, nullopt when there are none.
-  // Failed points (0 MB/s) are left out of every figure.
-  std::optional<double> cached_mb_per_s;
-  std::optional<double> uncached_mb_per_s;
-  // One sentence for the reader: "knee at 512 MiB; client RAM 23.4 GiB; this curve is
-  // cache-bound below it", or why there is no knee ("flat within 25 % from 64 KiB to
-  // 4 GiB", "every file fits in RAM (23.4 GiB): raise --max past it", "direct I/O
-  // bypasses the page cache: every point is uncached").
-  std::string verdict;
 };
 
 // `points` in increasing file size. `direct`: the sweep ran with O_DIRECT.

@@ -4,8 +4,6 @@
 
 #include <nlohmann/json.hpp>
 #include <string>
-#include <utility>
-#include <vector>
 
 namespace nasperf {
 
@@ -26,14 +24,6 @@ namespace nasperf {
 // the target's metadata (never its data). Thread-safe; takes tens of milliseconds.
 nlohmann::ordered_json GatherInventory(const std::string& target);
 
-// Human-readable multi-line text for `nasperf info` and `nasperf results show`; every line
-// ends in '\n'. Tolerates missing keys (older or imported inventories).
-std::string InventoryText(const nlohmann::ordered_json& inventory);
-
-// Flattened dotted keys -> printable values, in document order ("host.cpu.model" -> "AMD EPYC",
-// "target.fs.type" -> "ext4", "target.devices[0].rotational" -> "false"), for `results compare`
-// to list differences like "MTU 1500 vs 9000". null prints as "unknown"; an array of plain
-// values is one entry joined by ", " ("loop0, loop1"); an empty array or object is "none".
-std::vector<std::pair<std::string, std::string>> FlattenInventory(const nlohmann::ordered_json& inventory);
+// Its text for readers (InventoryText, FlattenInventory) is in report/inventory_text.h.
 
 }  // namespace nasperf

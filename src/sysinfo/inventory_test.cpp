@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include "report/inventory_text.h"
 #include "testing/test_support.h"
 
 namespace nasperf {

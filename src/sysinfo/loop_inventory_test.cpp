@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "sysinfo/inventory.h"
+#include "report/inventory_text.h"
 #include "testing/test_support.h"
 
 namespace nasperf {

@@ -54,8 +54,8 @@ struct TelemetrySampler::State {
   }
 };
 
-TelemetrySampler::TelemetrySampler(std::string proc_root, std::string sys_root)
-    : proc_root_(std::move(proc_root)), sys_root_(std::move(sys_root)) {}
+TelemetrySampler::TelemetrySampler(Summariser summarise, std::string proc_root, std::string sys_root)
+    : summarise_(std::move(summarise)), proc_root_(std::move(proc_root)), sys_root_(std::move(sys_root)) {}
 
 TelemetrySampler::~TelemetrySampler() {
   if (thread_.joinable()) Stop();
@@ -100,6 +100,82 @@ void TelemetrySampler::Loop() {
   if (Clock::now() - state_->last_at >= kShortestFinalInterval) TakeSample();
 }
 
+namespace {
+
+Json CpusJson(const std::vector<CpuTicks>& before, const std::vector<CpuTicks>& after) {
+  Json cpus = Json::array();
+  for (const CpuPercent& c : CpuDeltas(before, after))
+    cpus.push_back({{"cpu", c.cpu}, {"busy_pct", Round(c.busy, 10)}, {"user_pct", Round(c.user, 10)},
+                    {"system_pct", Round(c.system, 10)}, {"irq_pct", Round(c.irq, 10)},
+                    {"softirq_pct", Round(c.softirq, 10)}, {"iowait_pct", Round(c.iowait, 10)},
+                    {"idle_pct", Round(c.idle, 10)}});
+  return cpus;
+}
+
+// The NIC and disk-controller lines that took interrupts in the interval, per CPU per
+// second. A CPU going on or off line between two readings changes the columns, and that
+// interval's interrupts are left out.
+Json InterruptsJson(const Interrupts& before, const Interrupts& after, const std::map<std::string, std::string>& nics,
+                    double interval_s) {
+  Json irqs = Json::array();
+  if (before.cpus != after.cpus || interval_s <= 0) return irqs;
+  for (const IrqLine& line : after.lines) {
+    IrqClass cls = ClassifyIrq(line.name, nics);
+    if (cls.kind == IrqKind::kOther) continue;
+    auto old = std::find_if(before.lines.begin(), before.lines.end(),
+                            [&](const IrqLine& l) { return l.irq == line.irq && l.name == line.name; });
+    if (old == before.lines.end() || old->per_cpu.size() != line.per_cpu.size()) continue;
+    Json per_s = Json::array();
+    bool any = false;
+    for (size_t i = 0; i < line.per_cpu.size(); ++i) {
+      uint64_t d = line.per_cpu[i] > old->per_cpu[i] ? line.per_cpu[i] - old->per_cpu[i] : 0;
+      any = any || d > 0;
+      per_s.push_back(Round(static_cast<double>(d) / interval_s, 10));
+    }
+    if (!any) continue;  // quiet lines would only fill the database
+    irqs.push_back({{"irq", line.irq}, {"name", line.name}, {"kind", IrqKindName(cls.kind)},
+                    {"device", cls.device}, {"per_cpu_per_s", std::move(per_s)}});
+  }
+  return irqs;
+}
+
+Json DisksJson(const std::vector<DiskCounters>& before, const std::vector<DiskCounters>& after,
+               const std::vector<std::string>& whole_disks, double interval_s) {
+  std::vector<DiskCounters> before_kept, after_kept;
+  for (const DiskCounters& d : before)
+    if (IsSampledDisk(d, whole_disks)) before_kept.push_back(d);
+  for (const DiskCounters& d : after)
+    if (IsSampledDisk(d, whole_disks)) after_kept.push_back(d);
+  Json disks = Json::array();
+  for (const DiskRates& r : DiskDeltas(before_kept, after_kept, interval_s))
+    disks.push_back({{"disk", r.name}, {"util_pct", Round(r.util_pct, 10)},
+                     {"read_mb_per_s", Round(r.read_mb_per_s, 100)},
+                     {"write_mb_per_s", Round(r.write_mb_per_s, 100)}});
+  return disks;
+}
+
+// Sets the sample's "temperatures" and "fans" (empty without sensors) and adds the chips
+// read to `chips`.
+void AddSensors(bool read_sensors, std::set<std::string>* chips, Json* sample) {
+  Json temps = Json::array(), fans = Json::array();
+  if (read_sensors) {
+    if (std::optional<SensorReadings> r = ReadSensors()) {
+      for (const SensorReading& t : r->temperatures) {
+        temps.push_back({{"chip", t.chip}, {"label", t.label}, {"celsius", Round(t.value, 10)}});
+        chips->insert(t.chip);
+      }
+      for (const SensorReading& f : r->fans) {
+        fans.push_back({{"chip", f.chip}, {"label", f.label}, {"rpm", Round(f.value, 1)}});
+        chips->insert(f.chip);
+      }
+    }
+  }
+  (*sample)["temperatures"] = std::move(temps);
+  (*sample)["fans"] = std::move(fans);
+}
+
+}  // namespace
+
 void TelemetrySampler::TakeSample() {
   State& s = *state_;
   const Clock::time_point before_at = s.last_at;
@@ -111,69 +187,14 @@ void TelemetrySampler::TakeSample() {
 
   Json sample = Json::object();
   sample["t_s"] = Round(std::chrono::duration<double>(s.last_at - s.started).count(), 1000);
-  Json cpus = Json::array();
-  for (const CpuPercent& c : CpuDeltas(cpus_before, s.cpus))
-    cpus.push_back({{"cpu", c.cpu}, {"busy_pct", Round(c.busy, 10)}, {"user_pct", Round(c.user, 10)},
-                    {"system_pct", Round(c.system, 10)}, {"irq_pct", Round(c.irq, 10)},
-                    {"softirq_pct", Round(c.softirq, 10)}, {"iowait_pct", Round(c.iowait, 10)},
-                    {"idle_pct", Round(c.idle, 10)}});
-  sample["cpus"] = std::move(cpus);
-
-  // Interrupt columns follow the header's CPUs; a CPU going on or off line between two
-  // readings changes the columns, and that interval's interrupts are left out.
+  sample["cpus"] = CpusJson(cpus_before, s.cpus);
+  // Interrupt columns follow the header's CPUs.
   sample["interrupt_cpus"] = s.interrupts.cpus;
-  Json irqs = Json::array();
-  if (irq_before.cpus == s.interrupts.cpus && interval_s > 0) {
-    for (const IrqLine& line : s.interrupts.lines) {
-      IrqClass cls = ClassifyIrq(line.name, s.nics);
-      if (cls.kind == IrqKind::kOther) continue;
-      auto old = std::find_if(irq_before.lines.begin(), irq_before.lines.end(),
-                              [&](const IrqLine& l) { return l.irq == line.irq && l.name == line.name; });
-      if (old == irq_before.lines.end() || old->per_cpu.size() != line.per_cpu.size()) continue;
-      Json per_s = Json::array();
-      bool any = false;
-      for (size_t i = 0; i < line.per_cpu.size(); ++i) {
-        uint64_t d = line.per_cpu[i] > old->per_cpu[i] ? line.per_cpu[i] - old->per_cpu[i] : 0;
-        any = any || d > 0;
-        per_s.push_back(Round(static_cast<double>(d) / interval_s, 10));
-      }
-      if (!any) continue;  // quiet lines would only fill the database
-      irqs.push_back({{"irq", line.irq}, {"name", line.name}, {"kind", IrqKindName(cls.kind)},
-                      {"device", cls.device}, {"per_cpu_per_s", std::move(per_s)}});
-    }
-  }
-  sample["interrupts"] = std::move(irqs);
-
+  sample["interrupts"] = InterruptsJson(irq_before, s.interrupts, s.nics, interval_s);
   std::optional<uint64_t> cache = PageCacheBytes(ReadFileText(proc_root_ + "/meminfo").value_or(""));
   sample["page_cache_bytes"] = OrNull(cache);
-
-  std::vector<DiskCounters> before_kept, after_kept;
-  for (const DiskCounters& d : disks_before)
-    if (IsSampledDisk(d, s.whole_disks)) before_kept.push_back(d);
-  for (const DiskCounters& d : s.disks)
-    if (IsSampledDisk(d, s.whole_disks)) after_kept.push_back(d);
-  Json disks = Json::array();
-  for (const DiskRates& r : DiskDeltas(before_kept, after_kept, interval_s))
-    disks.push_back({{"disk", r.name}, {"util_pct", Round(r.util_pct, 10)},
-                     {"read_mb_per_s", Round(r.read_mb_per_s, 100)},
-                     {"write_mb_per_s", Round(r.write_mb_per_s, 100)}});
-  sample["disks"] = std::move(disks);
-
-  Json temps = Json::array(), fans = Json::array();
-  if (s.read_sensors) {
-    if (std::optional<SensorReadings> r = ReadSensors()) {
-      for (const SensorReading& t : r->temperatures) {
-        temps.push_back({{"chip", t.chip}, {"label", t.label}, {"celsius", Round(t.value, 10)}});
-        s.sensor_chips.insert(t.chip);
-      }
-      for (const SensorReading& f : r->fans) {
-        fans.push_back({{"chip", f.chip}, {"label", f.label}, {"rpm", Round(f.value, 1)}});
-        s.sensor_chips.insert(f.chip);
-      }
-    }
-  }
-  sample["temperatures"] = std::move(temps);
-  sample["fans"] = std::move(fans);
+  sample["disks"] = DisksJson(disks_before, s.disks, s.whole_disks, interval_s);
+  AddSensors(s.read_sensors, &s.sensor_chips, &sample);
 
   {
     std::lock_guard lock(mutex_);
@@ -202,7 +223,7 @@ nlohmann::ordered_json TelemetrySampler::Stop() {
   if (sensors.empty()) sensors = "no sensors";
   Json with_sensors = out;
   with_sensors["sensors"] = sensors;
-  out["summary"] = SummariseTelemetry(with_sensors);
+  out["summary"] = summarise_ ? summarise_(with_sensors) : std::vector<std::string>();
   out["sensors"] = sensors;
   return out;
 }

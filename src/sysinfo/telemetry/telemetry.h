@@ -1,4 +1,4 @@
-// NAS telemetry: samples CPU, interrupts, page cache, disks and sensors at 1 Hz while a test runs, and summarises the series.
+// NAS telemetry: samples CPU, interrupts, page cache, disks and sensors at 1 Hz while a test runs.
 #pragma once
 
 #include <atomic>
@@ -33,7 +33,11 @@ namespace nasperf::sysinfo::telemetry {
 // sampler's thread and must not call Start/Stop.
 class TelemetrySampler {
  public:
-  explicit TelemetrySampler(std::string proc_root = "/proc", std::string sys_root = "/sys");
+  // What Stop() stores as "summary": the series' sentences. Passed in because they are
+  // written above this layer (report/telemetry_text.h's SummariseTelemetry).
+  using Summariser = std::function<std::vector<std::string>(const nlohmann::json& telemetry)>;
+
+  explicit TelemetrySampler(Summariser summarise, std::string proc_root = "/proc", std::string sys_root = "/sys");
   ~TelemetrySampler();  // stops the thread if still running
   TelemetrySampler(const TelemetrySampler&) = delete;
   TelemetrySampler& operator=(const TelemetrySampler&) = delete;
@@ -54,6 +58,7 @@ class TelemetrySampler {
   void Loop();
   void TakeSample();  // one reading, its deltas against the last, appended to the series
 
+  Summariser summarise_;
   std::string proc_root_;
   std::string sys_root_;
   int interval_ms_ = 1000;
@@ -66,15 +71,5 @@ class TelemetrySampler {
   std::string sensors_status_ = "no sensors";
   std::unique_ptr<State> state_;
 };
-
-// The lines `results show` prints under a run (and Stop() stores as "summary"): medians
-// over the run of per-CPU busy %, an unbalanced-interrupts diagnosis, saturated disks,
-// page-cache growth, temperatures and fans (or "no sensors"). Empty for null telemetry.
-std::vector<std::string> SummariseTelemetry(const nlohmann::json& telemetry);
-
-// The block printed under a run's table: "Telemetry (NAS, 1 Hz, 12 samples)\n" and the summary
-// lines indented. Recomputed from the samples when there are any (a newer nasperf diagnoses
-// old runs better), else the stored "summary". "" for null telemetry.
-std::string TelemetryText(const nlohmann::json& telemetry);
 
 }  // namespace nasperf::sysinfo::telemetry

@@ -13,6 +13,7 @@
 #include "testing/fake_root.h"
 #include "sysinfo/host_parsers.h"
 #include "sysinfo/sysfs_read.h"
+#include "report/telemetry_text.h"
 #include "testing/test_support.h"
 
 namespace nasperf::sysinfo::telemetry {
@@ -44,7 +45,7 @@ TEST(TelemetrySampler, SamplesAFakeProcThatChanges) {
   root.MakeDir("/sys/class/net/lo");
   for (const char* d : {"sda", "sdb", "nvme0n1", "md127", "loop0", "loop1", "ram0"}) root.MakeDir(std::string("/sys/block/") + d);
 
-  TelemetrySampler sampler(root.path() + "/proc", root.path() + "/sys");
+  TelemetrySampler sampler(SummariseTelemetry, root.path() + "/proc", root.path() + "/sys");
   sampler.set_interval_ms_for_tests(300);
   std::atomic<int> seen{0};
   auto started = std::chrono::steady_clock::now();
@@ -115,14 +116,14 @@ TEST(TelemetrySampler, SamplesAFakeProcThatChanges) {
 }
 
 TEST(TelemetrySampler, StopWithoutStartAndMissingFiles) {
-  TelemetrySampler never("/nonexistent/proc", "/nonexistent/sys");
+  TelemetrySampler never(SummariseTelemetry, "/nonexistent/proc", "/nonexistent/sys");
   Json t = never.Stop();
   EXPECT_EQ(t["interval_s"], 1);
   EXPECT_TRUE(t["samples"].empty());
   EXPECT_EQ(t["sensors"], "no sensors");
 
   // A root with nothing in it samples nothing, and does not crash.
-  TelemetrySampler empty("/nonexistent/proc", "/nonexistent/sys");
+  TelemetrySampler empty(SummariseTelemetry, "/nonexistent/proc", "/nonexistent/sys");
   empty.set_interval_ms_for_tests(50);
   empty.Start();
   std::this_thread::sleep_for(std::chrono::milliseconds(180));
@@ -135,7 +136,7 @@ TEST(TelemetrySampler, StopWithoutStartAndMissingFiles) {
 TEST(TelemetrySampler, SamplesThisMachineAtOneHertz) {
   std::vector<int> online = ParseCpuList(ReadFirstLine("/sys/devices/system/cpu/online").value_or(""));
   if (online.empty()) NASPERF_SKIP_OR_FAIL_IN_CI("/sys/devices/system/cpu/online is not readable");
-  TelemetrySampler sampler;
+  TelemetrySampler sampler(SummariseTelemetry);
   sampler.Start();
   std::this_thread::sleep_for(std::chrono::milliseconds(2200));
   Json t = sampler.Stop();

@@ -1,9 +1,9 @@
 // InventoryText: the inventory as aligned, human-readable lines for `nasperf info`.
+#include "report/inventory_text.h"
+
 #include <fmt/format.h>
 
 #include <initializer_list>
-
-#include "sysinfo/inventory.h"
 
 namespace nasperf {
 
@@ -84,59 +84,65 @@ void Line(std::string* out, const char* label, const std::string& text) {
   *out += fmt::format("{:<12}{}\n", label, text);
 }
 
-}  // namespace
-
-std::string InventoryText(const nlohmann::ordered_json& inventory) {
-  std::string out;
-  const ordered_json& host = At(inventory, {"host"});
-  if (host.is_object()) {
-    Line(&out, "Host", Text(At(host, {"hostname"})));
-    const ordered_json& cpu = At(host, {"cpu"});
-    Line(&out, "CPU",
-         fmt::format("{}, {} logical / {} physical cores, governor {}, max clock {}", Text(At(cpu, {"model"})),
-                     Text(At(cpu, {"cores_logical"})), Text(At(cpu, {"cores_physical"})), Text(At(cpu, {"governor"})),
-                     WithUnit(At(cpu, {"mhz_max"}), "MHz")));
-    const ordered_json& memory = At(host, {"memory"});
-    Line(&out, "Memory",
-         fmt::format("{} total, {} in page cache, {} available", Bytes(At(memory, {"total_bytes"})),
-                     Bytes(At(memory, {"page_cache_bytes"})), Bytes(At(memory, {"available_bytes"}))));
-    const ordered_json& os = At(host, {"os"});
-    Line(&out, "OS",
-         fmt::format("{}, kernel {} ({})", Text(At(os, {"pretty_name"})), Text(At(os, {"kernel"})),
-                     Text(At(os, {"arch"}))));
-    const ordered_json& nics = At(host, {"nics"});
-    if (nics.is_array() && !nics.empty()) {
-      for (const ordered_json& nic : nics) Line(&out, "NIC", Text(At(nic, {"name"})) + ": " + NicFacts(nic));
-    } else {
-      Line(&out, "NIC", "none found");
-    }
+// Host, CPU, memory, OS and NIC lines.
+void HostLines(const ordered_json& host, std::string* out) {
+  Line(out, "Host", Text(At(host, {"hostname"})));
+  const ordered_json& cpu = At(host, {"cpu"});
+  Line(out, "CPU",
+       fmt::format("{}, {} logical / {} physical cores, governor {}, max clock {}", Text(At(cpu, {"model"})),
+                   Text(At(cpu, {"cores_logical"})), Text(At(cpu, {"cores_physical"})), Text(At(cpu, {"governor"})),
+                   WithUnit(At(cpu, {"mhz_max"}), "MHz")));
+  const ordered_json& memory = At(host, {"memory"});
+  Line(out, "Memory",
+       fmt::format("{} total, {} in page cache, {} available", Bytes(At(memory, {"total_bytes"})),
+                   Bytes(At(memory, {"page_cache_bytes"})), Bytes(At(memory, {"available_bytes"}))));
+  const ordered_json& os = At(host, {"os"});
+  Line(out, "OS",
+       fmt::format("{}, kernel {} ({})", Text(At(os, {"pretty_name"})), Text(At(os, {"kernel"})),
+                   Text(At(os, {"arch"}))));
+  const ordered_json& nics = At(host, {"nics"});
+  if (nics.is_array() && !nics.empty()) {
+    for (const ordered_json& nic : nics) Line(out, "NIC", Text(At(nic, {"name"})) + ": " + NicFacts(nic));
+  } else {
+    Line(out, "NIC", "none found");
   }
+}
 
-  const ordered_json& target = At(inventory, {"target"});
-  if (!target.is_object()) return out;
-  Line(&out, "Target", fmt::format("{} ({})", Text(At(target, {"path"})), Text(At(target, {"kind"}))));
+// Target, file system, space, device, RAID and network lines.
+void TargetLines(const ordered_json& target, std::string* out) {
+  Line(out, "Target", fmt::format("{} ({})", Text(At(target, {"path"})), Text(At(target, {"kind"}))));
   const ordered_json& fs = At(target, {"fs"});
   if (!At(fs, {"type"}).is_null()) {
-    Line(&out, "File system",
+    Line(out, "File system",
          fmt::format("{} on {} at {}, options {}", Text(At(fs, {"type"})), Text(At(fs, {"source"})),
                      Text(At(fs, {"mount_point"})), Text(At(fs, {"mount_options"}))));
   }
   if (!At(fs, {"free_bytes"}).is_null() || !At(fs, {"total_bytes"}).is_null()) {
-    Line(&out, "Space", fmt::format("{} free of {}", Bytes(At(fs, {"free_bytes"})), Bytes(At(fs, {"total_bytes"}))));
+    Line(out, "Space", fmt::format("{} free of {}", Bytes(At(fs, {"free_bytes"})), Bytes(At(fs, {"total_bytes"}))));
   }
   const ordered_json& devices = At(target, {"devices"});
   if (devices.is_array()) {
-    for (const ordered_json& device : devices) Line(&out, "Device", DeviceLine(device));
+    for (const ordered_json& device : devices) Line(out, "Device", DeviceLine(device));
   }
-  if (At(target, {"raid"}).is_object()) Line(&out, "RAID", RaidLine(At(target, {"raid"})));
+  if (At(target, {"raid"}).is_object()) Line(out, "RAID", RaidLine(At(target, {"raid"})));
   const ordered_json& network = At(target, {"network"});
   if (network.is_object()) {
     std::string line = fmt::format("server {} ({}) from {}", Text(At(network, {"server"})),
                                    Text(At(network, {"address"})), Text(At(network, {"local_address"})));
     const ordered_json& nic = At(network, {"nic"});
     line += nic.is_object() ? " via " + Text(At(nic, {"name"})) + ": " + NicFacts(nic) : " via an unknown NIC";
-    Line(&out, "Network", line);
+    Line(out, "Network", line);
   }
+}
+
+}  // namespace
+
+std::string InventoryText(const nlohmann::ordered_json& inventory) {
+  std::string out;
+  const ordered_json& host = At(inventory, {"host"});
+  if (host.is_object()) HostLines(host, &out);
+  const ordered_json& target = At(inventory, {"target"});
+  if (target.is_object()) TargetLines(target, &out);
   return out;
 }
 

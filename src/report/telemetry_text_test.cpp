@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "sysinfo/telemetry/telemetry.h"
+#include "report/telemetry_text.h"
 
 namespace nasperf::sysinfo::telemetry {
 namespace {
