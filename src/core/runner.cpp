@@ -21,7 +21,7 @@ namespace nasperf {
 namespace {
 
 constexpr uint64_t kSampleIntervalNs = 1000000000ull;
-constexpr auto kPollInterval = std::chrono::milliseconds(20);
+constexpr uint64_t kPollIntervalNs = 20000000ull;
 
 double TimevalSeconds(const timeval& tv) { return static_cast<double>(tv.tv_sec) + tv.tv_usec / 1e6; }
 
@@ -166,9 +166,9 @@ struct RunClock {
   uint64_t deadline_ns = 0;       // 0: size-bound
 };
 
-RunClock StartClock(const JobSpec& job) {
+RunClock StartClock(const JobSpec& job, Clock& clock) {
   RunClock c;
-  c.start_ns = MonotonicNs();
+  c.start_ns = clock.NowNs();
   c.measure_start_ns = c.start_ns + static_cast<uint64_t>(job.ramp_s * 1e9);
   c.deadline_ns = job.time_s > 0 ? c.measure_start_ns + static_cast<uint64_t>(job.time_s * 1e9) : 0;
   return c;
@@ -224,8 +224,8 @@ struct Watched {
 
 // Samples until every worker is done, turning Ctrl-C into a stop; CPU time counts from
 // the ramp's end.
-Watched WatchWorkers(const JobSpec& job, const std::vector<std::unique_ptr<WorkerSlot>>& slots, const RunClock& clock,
-                     Sampler& sampler, std::atomic<bool>& stop) {
+Watched WatchWorkers(const JobSpec& job, const std::vector<std::unique_ptr<WorkerSlot>>& slots, const RunClock& phases,
+                     Clock& clock, Sampler& sampler, std::atomic<bool>& stop) {
   Watched w;
   w.cpu_started = job.ramp_s <= 0;
   w.cpu_start = CpuClock::Now();
@@ -237,13 +237,13 @@ Watched WatchWorkers(const JobSpec& job, const std::vector<std::unique_ptr<Worke
       w.interrupted = true;
       stop.store(true, std::memory_order_relaxed);
     }
-    uint64_t now = MonotonicNs();
-    if (!w.cpu_started && now >= clock.measure_start_ns) {
+    uint64_t now = clock.NowNs();
+    if (!w.cpu_started && now >= phases.measure_start_ns) {
       w.cpu_start = CpuClock::Now();
       w.cpu_started = true;
     }
     sampler.Poll(now);
-    std::this_thread::sleep_for(kPollInterval);
+    clock.SleepNs(kPollIntervalNs);
   }
   return w;
 }
@@ -347,7 +347,8 @@ RunOutcome RunJob(const JobSpec& job, Target& target, const RunLabels& labels, c
   }
 
   std::atomic<bool> stop{false};
-  const RunClock clock = StartClock(job);
+  Clock& run_clock = hooks.clock ? *hooks.clock : MonotonicClock();
+  const RunClock clock = StartClock(job, run_clock);
   // A new seed each run: a write that never landed leaves an earlier run's data, which
   // then fails the check.
   const uint64_t verify_seed = job.verify ? NewVerifySeed() | 1 : 0;
@@ -357,13 +358,13 @@ RunOutcome RunJob(const JobSpec& job, Target& target, const RunLabels& labels, c
   threads.Go();
 
   Sampler sampler(slots, clock, hooks, r.samples);
-  Watched watched = WatchWorkers(job, slots, clock, sampler, stop);
+  Watched watched = WatchWorkers(job, slots, clock, run_clock, sampler, stop);
   threads.Join();
   watched.cpu_end = CpuClock::Now();
 
   Totals totals = Aggregate(job, slots, clock.measure_start_ns);
   sampler.Finish(totals.end_ns);
-  Summarise(job, clock, totals, watched, MonotonicNs(), outcome);
+  Summarise(job, clock, totals, watched, run_clock.NowNs(), outcome);
   return outcome;
 }
 
