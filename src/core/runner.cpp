@@ -21,7 +21,7 @@ namespace nasperf {
 namespace {
 
 constexpr uint64_t kSampleIntervalNs = 1000000000ull;
-constexpr auto kPollInterval = std::chrono::milliseconds(20);
+constexpr uint64_t kPollIntervalNs = 20000000ull;
 
 double TimevalSeconds(const timeval& tv) { return static_cast<double>(tv.tv_sec) + tv.tv_usec / 1e6; }
 
@@ -85,6 +85,236 @@ RunOutcome StartOutcome(const JobSpec& job, const Target& target, const RunLabel
   return outcome;
 }
 
+namespace {
+
+// Ends a run that failed before its clock started: partial, with why.
+RunOutcome FailedBeforeClock(RunOutcome outcome, const Status& status) {
+  outcome.status = status;
+  outcome.result.partial = true;
+  outcome.result.error = status.message();
+  return outcome;
+}
+
+// One engine, buffer pool and output per thread, made before any thread starts. A failure
+// returns the status with no partial mark, as the run never began.
+Status MakeWorkerSlots(const JobSpec& job, const std::vector<WorkerFile>& files, const std::string& engine_name,
+                       uint64_t run_seed, const RunHooks& hooks, std::vector<std::unique_ptr<WorkerSlot>>& slots) {
+  for (uint32_t t = 0; t < job.threads; ++t) {
+    auto slot = std::make_unique<WorkerSlot>();
+    Result<std::unique_ptr<Engine>> engine = hooks.make_engine ? hooks.make_engine(engine_name) : MakeEngine(engine_name);
+    if (!engine.ok()) return engine.status();
+    slot->engine = std::move(engine).value();
+    slot->depth = slot->engine->caps().asynchronous ? job.qd : 1;
+    Result<BufferPool> pool =
+        BufferPool::Create(slot->depth, job.bs, job.pattern, StreamSeed(run_seed, SeedStream::kBuffers, t));
+    if (!pool.ok()) return pool.status();
+    slot->buffers = std::make_unique<BufferPool>(std::move(pool).value());
+    slot->output = std::make_unique<WorkerOutput>();
+    if (job.verify) {
+      const uint64_t region = files[t].region_bytes;
+      slot->written = std::make_unique<WrittenBlocks>(std::max<uint64_t>(region / job.bs, 1));
+    }
+    slots.push_back(std::move(slot));
+  }
+  return Status::Ok();
+}
+
+// The worker threads, held at the start line until Go() or Abandon().
+struct WorkerThreads {
+  std::atomic<uint32_t> ready{0};
+  std::atomic<int> go{0};  // 1: start, -1: abandon (an engine failed to open)
+  std::vector<std::thread> threads;
+
+  // Each engine is opened on its own thread (an io_uring ring set up for a single issuer
+  // must be used by the thread that made it); returns once all are ready, with the first
+  // engine's failure to open.
+  Status OpenEngines(const JobSpec& job, const std::vector<WorkerFile>& files,
+                     std::vector<std::unique_ptr<WorkerSlot>>& slots) {
+    for (uint32_t t = 0; t < job.threads; ++t) {
+      WorkerSlot& s = *slots[t];
+      const WorkerFile& file = files[t];
+      threads.emplace_back([this, &s, &file, &job] {
+        s.open_status = s.engine->open(EngineOpenParams{file.fd.get(), file.remote.get(), s.buffers->pointers(),
+                                                        s.buffers->block_bytes(), s.depth, job.direct});
+        ready.fetch_add(1, std::memory_order_acq_rel);
+        int signal;
+        while ((signal = go.load(std::memory_order_acquire)) == 0) std::this_thread::yield();
+        if (signal > 0) RunWorker(s.ctx, *s.engine, file, *s.buffers, s.progress, *s.output);
+        s.progress.done.store(true, std::memory_order_release);
+      });
+    }
+    while (ready.load(std::memory_order_acquire) < job.threads) std::this_thread::yield();
+    for (auto& s : slots)
+      if (!s->open_status.ok()) return s->open_status;
+    return Status::Ok();
+  }
+  void Go() { go.store(1, std::memory_order_release); }
+  void Abandon() {
+    go.store(-1, std::memory_order_release);
+    Join();
+  }
+  void Join() {
+    for (std::thread& t : threads) t.join();
+    threads.clear();
+  }
+};
+
+// When the run's phases begin and end, on the runner's clock.
+struct RunClock {
+  uint64_t start_ns = 0;
+  uint64_t measure_start_ns = 0;  // the ramp's end
+  uint64_t deadline_ns = 0;       // 0: size-bound
+};
+
+RunClock StartClock(const JobSpec& job, Clock& clock) {
+  RunClock c;
+  c.start_ns = clock.NowNs();
+  c.measure_start_ns = c.start_ns + static_cast<uint64_t>(job.ramp_s * 1e9);
+  c.deadline_ns = job.time_s > 0 ? c.measure_start_ns + static_cast<uint64_t>(job.time_s * 1e9) : 0;
+  return c;
+}
+
+// The sampler: once a second, the bytes every worker has published since the last look.
+class Sampler {
+ public:
+  Sampler(const std::vector<std::unique_ptr<WorkerSlot>>& slots, const RunClock& clock, const RunHooks& hooks,
+          std::vector<Sample>& samples)
+      : slots_(slots), hooks_(hooks), samples_(samples), measure_start_ns_(clock.measure_start_ns),
+        last_sample_ns_(clock.measure_start_ns) {}
+
+  void Take(uint64_t now) {
+    uint64_t read = 0, write = 0;
+    for (auto& s : slots_) {
+      read += s->progress.read_bytes.load(std::memory_order_relaxed);
+      write += s->progress.write_bytes.load(std::memory_order_relaxed);
+    }
+    double interval_s = static_cast<double>(now - last_sample_ns_) / 1e9;
+    Sample sample{static_cast<double>(now - measure_start_ns_) / 1e9, (read - last_read_) / interval_s / 1e6,
+                  (write - last_write_) / interval_s / 1e6};
+    samples_.push_back(sample);
+    if (hooks_.on_sample) hooks_.on_sample(sample);
+    last_sample_ns_ = now;
+    last_read_ = read;
+    last_write_ = write;
+  }
+  // Once a second after the ramp.
+  void Poll(uint64_t now) {
+    if (now >= measure_start_ns_ && now - last_sample_ns_ >= kSampleIntervalNs) Take(now);
+  }
+  // The last, shorter interval is a sample too, unless it is too short to mean anything.
+  void Finish(uint64_t end_ns) {
+    if (end_ns > last_sample_ns_ && end_ns - last_sample_ns_ >= kSampleIntervalNs / 5) Take(end_ns);
+  }
+
+ private:
+  const std::vector<std::unique_ptr<WorkerSlot>>& slots_;
+  const RunHooks& hooks_;
+  std::vector<Sample>& samples_;
+  uint64_t measure_start_ns_;
+  uint64_t last_sample_ns_;
+  uint64_t last_read_ = 0, last_write_ = 0;
+};
+
+// What the sampling loop saw while the workers ran.
+struct Watched {
+  bool interrupted = false;
+  bool cpu_started = false;
+  CpuClock cpu_start, cpu_end;
+};
+
+// Samples until every worker is done, turning Ctrl-C into a stop; CPU time counts from
+// the ramp's end.
+Watched WatchWorkers(const JobSpec& job, const std::vector<std::unique_ptr<WorkerSlot>>& slots, const RunClock& phases,
+                     Clock& clock, Sampler& sampler, std::atomic<bool>& stop) {
+  Watched w;
+  w.cpu_started = job.ramp_s <= 0;
+  w.cpu_start = CpuClock::Now();
+  while (true) {
+    bool all_done = std::all_of(slots.begin(), slots.end(),
+                                [](const auto& s) { return s->progress.done.load(std::memory_order_acquire); });
+    if (all_done) break;
+    if (!w.interrupted && InterruptRequested()) {
+      w.interrupted = true;
+      stop.store(true, std::memory_order_relaxed);
+    }
+    uint64_t now = clock.NowNs();
+    if (!w.cpu_started && now >= phases.measure_start_ns) {
+      w.cpu_start = CpuClock::Now();
+      w.cpu_started = true;
+    }
+    sampler.Poll(now);
+    clock.SleepNs(kPollIntervalNs);
+  }
+  return w;
+}
+
+// Every worker's counts and latencies together; each engine is closed here.
+struct Totals {
+  uint64_t end_ns = 0;
+  std::shared_ptr<LatencyHistogram> read_hist = std::make_shared<LatencyHistogram>();
+  std::shared_ptr<LatencyHistogram> write_hist = std::make_shared<LatencyHistogram>();
+  uint64_t read_bytes = 0, write_bytes = 0, read_ios = 0, write_ios = 0, errors = 0;
+  uint64_t verified_bytes = 0, written_bytes = 0;
+  Status first_error;
+};
+
+Totals Aggregate(const JobSpec& job, const std::vector<std::unique_ptr<WorkerSlot>>& slots, uint64_t measure_start_ns) {
+  Totals t;
+  t.end_ns = measure_start_ns;
+  for (auto& s : slots) {
+    const WorkerOutput& o = *s->output;
+    t.verified_bytes += o.verified_bytes;
+    if (s->written) t.written_bytes += s->written->Count() * job.bs;
+    t.end_ns = std::max(t.end_ns, o.end_ns);
+    t.read_hist->Merge(o.read_latency);
+    t.write_hist->Merge(o.write_latency);
+    t.read_bytes += o.read_bytes;
+    t.write_bytes += o.write_bytes;
+    t.read_ios += o.read_ios;
+    t.write_ios += o.write_ios;
+    t.errors += o.errors;
+    if (!o.error.ok() && t.first_error.ok()) t.first_error = o.error;
+    s->engine->close();
+  }
+  return t;
+}
+
+// The run's figures, notes and end state from what was measured.
+void Summarise(const JobSpec& job, const RunClock& clock, const Totals& t, const Watched& w, uint64_t now_ns,
+               RunOutcome& outcome) {
+  RunResult& r = outcome.result;
+  if (!t.first_error.ok() && outcome.status.ok()) outcome.status = t.first_error;
+  double seconds = static_cast<double>(t.end_ns - clock.measure_start_ns) / 1e9;
+  if (DoesReads(job.rw) || t.read_ios > 0) r.read = SummariseDirection(t.read_bytes, t.read_ios, seconds, 0, t.read_hist);
+  if (DoesWrites(job.rw) || t.write_ios > 0)
+    r.write = SummariseDirection(t.write_bytes, t.write_ios, seconds, 0, t.write_hist);
+  if (r.read) r.read->errors = t.errors;  // failures are counted once, on the side that did I/O
+  else if (r.write) r.write->errors = t.errors;
+  double wall_s =
+      static_cast<double>(now_ns - (w.cpu_started && job.ramp_s > 0 ? clock.measure_start_ns : clock.start_ns)) / 1e9;
+  if (wall_s > 0) {
+    r.cpu.user_pct = (w.cpu_end.user_s - w.cpu_start.user_s) / wall_s * 100;
+    r.cpu.sys_pct = (w.cpu_end.sys_s - w.cpu_start.sys_s) / wall_s * 100;
+  }
+  if (job.verify) {
+    r.verified_bytes = t.verified_bytes;
+    if (outcome.status.ok() && !w.interrupted)
+      r.notes.push_back("verify: read back all " + FormatSize(t.written_bytes) +
+                        " this run wrote; every byte as written" +
+                        (job.direct || r.protocol ? "" : " (through the page cache: add --direct to read the disk)"));
+  }
+  if (w.interrupted) {
+    r.partial = true;
+    r.error = "interrupted by signal";
+    if (outcome.status.ok()) outcome.status = Status::Interrupted();
+  } else if (!outcome.status.ok()) {
+    r.partial = true;
+    r.error = outcome.status.message();
+  }
+}
+
+}  // namespace
+
 RunOutcome RunJob(const JobSpec& job, Target& target, const RunLabels& labels, const RunHooks& hooks) {
   RunOutcome outcome = StartOutcome(job, target, labels);
   RunResult& r = outcome.result;
@@ -94,176 +324,47 @@ RunOutcome RunJob(const JobSpec& job, Target& target, const RunLabels& labels, c
   if (DoesWrites(job.rw)) r.data = DescribeWriteData(job.pattern, job.verify, job.bs, run_seed);
 
   Result<std::vector<WorkerFile>> files = target.Open(job);
-  if (!files.ok()) {
-    outcome.status = files.status();
-    r.partial = true;
-    r.error = files.status().message();
-    return outcome;
-  }
+  if (!files.ok()) return FailedBeforeClock(std::move(outcome), files.status());
   if (hooks.before_clock) {
-    if (Status s = hooks.before_clock(); !s.ok()) {
-      outcome.status = s;
-      r.partial = true;
-      r.error = s.message();
-      return outcome;
-    }
+    if (Status s = hooks.before_clock(); !s.ok()) return FailedBeforeClock(std::move(outcome), s);
   }
 
-  std::atomic<bool> stop{false};
   std::vector<std::unique_ptr<WorkerSlot>> slots;
-  for (uint32_t t = 0; t < job.threads; ++t) {
-    auto slot = std::make_unique<WorkerSlot>();
-    Result<std::unique_ptr<Engine>> engine = hooks.make_engine ? hooks.make_engine(r.engine) : MakeEngine(r.engine);
-    if (!engine.ok()) return {r, engine.status()};
-    slot->engine = std::move(engine).value();
-    slot->depth = slot->engine->caps().asynchronous ? job.qd : 1;
-    Result<BufferPool> pool =
-        BufferPool::Create(slot->depth, job.bs, job.pattern, StreamSeed(run_seed, SeedStream::kBuffers, t));
-    if (!pool.ok()) return {r, pool.status()};
-    slot->buffers = std::make_unique<BufferPool>(std::move(pool).value());
-    slot->output = std::make_unique<WorkerOutput>();
-    if (job.verify) {
-      const uint64_t region = files.value()[t].region_bytes;
-      slot->written = std::make_unique<WrittenBlocks>(std::max<uint64_t>(region / job.bs, 1));
-    }
-    slots.push_back(std::move(slot));
-  }
+  if (Status s = MakeWorkerSlots(job, files.value(), r.engine, run_seed, hooks, slots); !s.ok()) return {r, s};
   r.qd_run = slots.front()->depth;
   if (!slots.front()->engine->caps().asynchronous && job.qd > 1)
     r.notes.push_back(std::string(r.engine) + " is synchronous: --qd " + std::to_string(job.qd) +
                       " runs as qd 1 per thread");
 
-  // Each engine is opened on its own thread (an io_uring ring set up for a single issuer
-  // must be used by the thread that made it); the clock starts when all are ready.
-  std::atomic<uint32_t> ready{0};
-  std::atomic<int> go{0};  // 1: start, -1: abandon (an engine failed to open)
-  std::vector<std::thread> threads;
-  for (uint32_t t = 0; t < job.threads; ++t) {
-    WorkerSlot& s = *slots[t];
-    threads.emplace_back([&s, &files, &ready, &go, &job, t] {
-      s.open_status = s.engine->open(
-          EngineOpenParams{files.value()[t].fd.get(), files.value()[t].remote.get(), s.buffers->pointers(),
-                           s.buffers->block_bytes(), s.depth, job.direct});
-      ready.fetch_add(1, std::memory_order_acq_rel);
-      int signal;
-      while ((signal = go.load(std::memory_order_acquire)) == 0) std::this_thread::yield();
-      if (signal > 0) RunWorker(s.ctx, *s.engine, files.value()[t], *s.buffers, s.progress, *s.output);
-      s.progress.done.store(true, std::memory_order_release);
-    });
-  }
-  while (ready.load(std::memory_order_acquire) < job.threads) std::this_thread::yield();
-  Status open_failure;
-  for (auto& s : slots)
-    if (!s->open_status.ok() && open_failure.ok()) open_failure = s->open_status;
-  if (!open_failure.ok()) {
-    go.store(-1, std::memory_order_release);
-    for (std::thread& t : threads) t.join();
+  // The clock starts when every engine is open.
+  WorkerThreads threads;
+  if (Status open_failure = threads.OpenEngines(job, files.value(), slots); !open_failure.ok()) {
+    threads.Abandon();
     for (auto& s : slots) s->engine->close();
     r.partial = true;
     r.error = open_failure.message();
     return {r, open_failure};
   }
 
-  const uint64_t start_ns = MonotonicNs();
-  const uint64_t measure_start_ns = start_ns + static_cast<uint64_t>(job.ramp_s * 1e9);
-  const uint64_t deadline_ns = job.time_s > 0 ? measure_start_ns + static_cast<uint64_t>(job.time_s * 1e9) : 0;
+  std::atomic<bool> stop{false};
+  Clock& run_clock = hooks.clock ? *hooks.clock : MonotonicClock();
+  const RunClock clock = StartClock(job, run_clock);
   // A new seed each run: a write that never landed leaves an earlier run's data, which
   // then fails the check.
   const uint64_t verify_seed = job.verify ? NewVerifySeed() | 1 : 0;
   for (uint32_t t = 0; t < job.threads; ++t)
-    slots[t]->ctx = WorkerContext{&job, t, measure_start_ns, deadline_ns, &stop, r.target, verify_seed,
+    slots[t]->ctx = WorkerContext{&job, t, clock.measure_start_ns, clock.deadline_ns, &stop, r.target, verify_seed,
                                   slots[t]->written.get(), run_seed};
-  go.store(1, std::memory_order_release);
+  threads.Go();
 
-  // The sampler: once a second, the bytes every worker has published since the last look.
-  bool interrupted = false;
-  bool cpu_started = job.ramp_s <= 0;
-  CpuClock cpu_start = CpuClock::Now();
-  uint64_t last_sample_ns = measure_start_ns, last_read = 0, last_write = 0;
-  auto take_sample = [&](uint64_t now) {
-    uint64_t read = 0, write = 0;
-    for (auto& s : slots) {
-      read += s->progress.read_bytes.load(std::memory_order_relaxed);
-      write += s->progress.write_bytes.load(std::memory_order_relaxed);
-    }
-    double interval_s = static_cast<double>(now - last_sample_ns) / 1e9;
-    Sample sample{static_cast<double>(now - measure_start_ns) / 1e9, (read - last_read) / interval_s / 1e6,
-                  (write - last_write) / interval_s / 1e6};
-    r.samples.push_back(sample);
-    if (hooks.on_sample) hooks.on_sample(sample);
-    last_sample_ns = now;
-    last_read = read;
-    last_write = write;
-  };
-  while (true) {
-    bool all_done = std::all_of(slots.begin(), slots.end(),
-                                [](const auto& s) { return s->progress.done.load(std::memory_order_acquire); });
-    if (all_done) break;
-    if (!interrupted && InterruptRequested()) {
-      interrupted = true;
-      stop.store(true, std::memory_order_relaxed);
-    }
-    uint64_t now = MonotonicNs();
-    if (!cpu_started && now >= measure_start_ns) {
-      cpu_start = CpuClock::Now();
-      cpu_started = true;
-    }
-    if (now >= measure_start_ns && now - last_sample_ns >= kSampleIntervalNs) take_sample(now);
-    std::this_thread::sleep_for(kPollInterval);
-  }
-  for (std::thread& t : threads) t.join();
-  CpuClock cpu_end = CpuClock::Now();
+  Sampler sampler(slots, clock, hooks, r.samples);
+  Watched watched = WatchWorkers(job, slots, clock, run_clock, sampler, stop);
+  threads.Join();
+  watched.cpu_end = CpuClock::Now();
 
-  // Aggregate.
-  uint64_t end_ns = measure_start_ns;
-  auto read_hist = std::make_shared<LatencyHistogram>();
-  auto write_hist = std::make_shared<LatencyHistogram>();
-  uint64_t read_bytes = 0, write_bytes = 0, read_ios = 0, write_ios = 0, errors = 0;
-  uint64_t verified_bytes = 0, written_bytes = 0;
-  for (auto& s : slots) {
-    const WorkerOutput& o = *s->output;
-    verified_bytes += o.verified_bytes;
-    if (s->written) written_bytes += s->written->Count() * job.bs;
-    end_ns = std::max(end_ns, o.end_ns);
-    read_hist->Merge(o.read_latency);
-    write_hist->Merge(o.write_latency);
-    read_bytes += o.read_bytes;
-    write_bytes += o.write_bytes;
-    read_ios += o.read_ios;
-    write_ios += o.write_ios;
-    errors += o.errors;
-    if (!o.error.ok() && outcome.status.ok()) outcome.status = o.error;
-    s->engine->close();
-  }
-  // The last, shorter interval is a sample too, unless it is too short to mean anything.
-  if (end_ns > last_sample_ns && end_ns - last_sample_ns >= kSampleIntervalNs / 5) take_sample(end_ns);
-
-  double seconds = static_cast<double>(end_ns - measure_start_ns) / 1e9;
-  if (DoesReads(job.rw) || read_ios > 0) r.read = SummariseDirection(read_bytes, read_ios, seconds, 0, read_hist);
-  if (DoesWrites(job.rw) || write_ios > 0)
-    r.write = SummariseDirection(write_bytes, write_ios, seconds, 0, write_hist);
-  if (r.read) r.read->errors = errors;  // failures are counted once, on the side that did I/O
-  else if (r.write) r.write->errors = errors;
-  double wall_s = static_cast<double>(MonotonicNs() - (cpu_started && job.ramp_s > 0 ? measure_start_ns : start_ns)) / 1e9;
-  if (wall_s > 0) {
-    r.cpu.user_pct = (cpu_end.user_s - cpu_start.user_s) / wall_s * 100;
-    r.cpu.sys_pct = (cpu_end.sys_s - cpu_start.sys_s) / wall_s * 100;
-  }
-  if (job.verify) {
-    r.verified_bytes = verified_bytes;
-    if (outcome.status.ok() && !interrupted)
-      r.notes.push_back("verify: read back all " + FormatSize(written_bytes) +
-                        " this run wrote; every byte as written" +
-                        (job.direct || r.protocol ? "" : " (through the page cache: add --direct to read the disk)"));
-  }
-  if (interrupted) {
-    r.partial = true;
-    r.error = "interrupted by signal";
-    if (outcome.status.ok()) outcome.status = Status::Interrupted();
-  } else if (!outcome.status.ok()) {
-    r.partial = true;
-    r.error = outcome.status.message();
-  }
+  Totals totals = Aggregate(job, slots, clock.measure_start_ns);
+  sampler.Finish(totals.end_ns);
+  Summarise(job, clock, totals, watched, run_clock.NowNs(), outcome);
   return outcome;
 }
 

@@ -10,6 +10,7 @@
 #include "nasperf/engine.h"
 #include "nasperf/result.h"
 #include "nasperf/status.h"
+#include "base/clock.h"
 #include "core/target.h"
 
 namespace nasperf {
@@ -38,6 +39,9 @@ struct RunHooks {
   // clock, untimed: cold reads drop the files from the page cache and measure what stayed
   // here (cli/cold_reads.h). A failure ends the run with that status.
   std::function<Status()> before_clock;
+  // The clock the runner decides phases by (base/clock.h); null means MonotonicClock().
+  // Tests pass a fake one; the workers' per-I/O clock is always MonotonicNs().
+  Clock* clock = nullptr;
 };
 
 // Runs `job` once. The target must have passed Check(job).

@@ -15,17 +15,19 @@
 #include <thread>
 #include <tuple>
 
-#include "engine/fault_injecting_engine.h"
 #include "base/clock.h"
 #include "base/signals.h"
 #include "stats/histogram.h"
 #include "target/own_file.h"
+#include "testing/fault_injecting_engine.h"
 #include "testing/test_support.h"
 #include "workload/buffers.h"
 
 namespace nasperf {
 namespace {
 
+using testing::FaultInjectingEngine;
+using testing::FaultPlan;
 using testing::TempDir;
 
 constexpr uint64_t kBlock = 4096;

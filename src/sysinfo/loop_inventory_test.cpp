@@ -13,6 +13,8 @@
 
 #include "sysinfo/inventory.h"
 #include "report/inventory_text.h"
+#include "testing/loop_device.h"
+#include "testing/process.h"
 #include "testing/test_support.h"
 
 namespace nasperf {
@@ -21,64 +23,42 @@ namespace {
 using nlohmann::ordered_json;
 namespace fs = std::filesystem;
 
-struct ShellResult {
-  int exit_code;
-  std::string output;  // stdout and stderr, trailing newlines removed
-};
+using testing::Shell;
+using testing::ShellResult;
 
-ShellResult RunShell(const std::string& command) {
-  FILE* pipe = popen((command + " 2>&1").c_str(), "r");
-  if (pipe == nullptr) return {-1, "popen failed"};
-  std::string output;
-  std::array<char, 256> chunk{};
-  while (fgets(chunk.data(), chunk.size(), pipe) != nullptr) output += chunk.data();
-  int status = pclose(pipe);
-  while (!output.empty() && output.back() == '\n') output.pop_back();
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
-}
+bool Have(const std::string& tool) { return testing::HaveCommand(tool); }
 
-bool Have(const std::string& tool) { return RunShell("command -v " + tool).exit_code == 0; }
-
-class LoopInventoryTest : public ::testing::Test {
+// Loop devices and mounts come from the toolbox's fixture (testing/loop_device.h); this
+// one reports a failed attach or mount and remembers what it made, for the checks and
+// for btrfs's device list.
+class LoopInventoryTest : public testing::LoopDeviceTest {
  protected:
   void SetUp() override {
-    if (geteuid() != 0) NASPERF_SKIP_OR_FAIL_IN_CI("needs root for loop devices and mount");
-    for (const char* tool : {"losetup", "mount", "umount", "mkfs.ext4"}) {
-      if (!Have(tool)) NASPERF_SKIP_OR_FAIL_IN_CI(std::string(tool) + " not installed (util-linux, e2fsprogs)");
-    }
-    ASSERT_FALSE(dir_.path().empty());
+    testing::LoopDeviceTest::SetUp();
+    if (IsSkipped() || HasFatalFailure()) return;
+    if (!Have("mkfs.ext4")) NASPERF_SKIP_OR_FAIL_IN_CI("mkfs.ext4 not installed (e2fsprogs)");
   }
 
   void TearDown() override {
-    for (auto it = mounts_.rbegin(); it != mounts_.rend(); ++it) {
-      if (RunShell("umount " + *it).exit_code != 0) RunShell("umount -l " + *it);
-    }
+    UnmountAll();
     for (const std::string& loop : loops_) {
-      if (btrfs_) RunShell("btrfs device scan --forget " + loop);  // only ours: others may be mid-mkfs
-      RunShell("losetup -d " + loop);
+      if (btrfs_) Shell("btrfs device scan --forget " + loop);  // only ours: others may be mid-mkfs
     }
+    testing::LoopDeviceTest::TearDown();
   }
 
   // A sparse image file of `bytes` attached to a free loop device; "" after a failure.
   std::string Attach(const std::string& name, uint64_t bytes) {
-    std::string image = dir_.path() + "/" + name;
-    std::ofstream(image).close();
-    fs::resize_file(image, bytes);
-    ShellResult attach = RunShell("losetup --find --show " + image);
-    if (attach.exit_code != 0 || attach.output.rfind("/dev/loop", 0) != 0) {
-      ADD_FAILURE() << "losetup: " << attach.output;
-      return "";
-    }
-    loops_.push_back(attach.output);
-    return attach.output;
+    std::string loop = testing::LoopDeviceTest::Attach(name, bytes);
+    if (loop.empty()) ADD_FAILURE() << error();
+    else loops_.push_back(loop);
+    return loop;
   }
 
   bool Mount(const std::string& device, const std::string& type) {
-    std::string point = dir_.path() + "/mnt";
-    fs::create_directories(point);
-    ShellResult mount = RunShell("mount -t " + type + " " + device + " " + point);
-    if (mount.exit_code != 0) {
-      ADD_FAILURE() << "mount: " << mount.output;
+    std::string point = testing::LoopDeviceTest::Mount(device, type);
+    if (point.empty()) {
+      ADD_FAILURE() << error();
       return false;
     }
     mounts_.push_back(point);
@@ -87,7 +67,6 @@ class LoopInventoryTest : public ::testing::Test {
 
   static std::string Name(const std::string& device) { return device.substr(device.rfind('/') + 1); }
 
-  testing::TempDir dir_;
   std::vector<std::string> loops_;
   std::vector<std::string> mounts_;
   bool btrfs_ = false;
@@ -97,7 +76,7 @@ TEST_F(LoopInventoryTest, Ext4OnALoopDevice) {
   constexpr uint64_t kBytes = 64ull << 20;
   std::string loop = Attach("ext4.img", kBytes);
   ASSERT_FALSE(loop.empty());
-  ShellResult mkfs = RunShell("mkfs.ext4 -q -F " + loop);
+  ShellResult mkfs = Shell("mkfs.ext4 -q -F " + loop);
   ASSERT_EQ(mkfs.exit_code, 0) << mkfs.output;
   ASSERT_TRUE(Mount(loop, "ext4"));
   fs::create_directories(mounts_[0] + "/sub");
@@ -112,7 +91,7 @@ TEST_F(LoopInventoryTest, Ext4OnALoopDevice) {
   const ordered_json& device = target["devices"][0];
   EXPECT_EQ(device["name"], Name(loop));
   EXPECT_EQ(device["kind"], "loop");
-  EXPECT_EQ(device["backing_file"], dir_.path() + "/ext4.img");
+  EXPECT_EQ(device["backing_file"], dir() + "/ext4.img");
   EXPECT_EQ(device["size_bytes"], kBytes);
   EXPECT_EQ(device["logical_block_bytes"], 512);
   // The walk goes on to the device under the image file, when /tmp has one (not on tmpfs).
@@ -128,13 +107,13 @@ TEST_F(LoopInventoryTest, Ext4OnALoopDevice) {
   ordered_json raw = GatherInventory(loop)["target"];
   EXPECT_EQ(raw["kind"], "block_device");
   EXPECT_EQ(raw["devices"][0]["name"], Name(loop));
-  EXPECT_EQ(raw["devices"][0]["backing_file"], dir_.path() + "/ext4.img");
+  EXPECT_EQ(raw["devices"][0]["backing_file"], dir() + "/ext4.img");
   EXPECT_TRUE(raw["fs"]["type"].is_null());
 }
 
 TEST_F(LoopInventoryTest, BtrfsRaid1AcrossTwoLoopDevices) {
   if (!Have("mkfs.btrfs")) NASPERF_SKIP_OR_FAIL_IN_CI("mkfs.btrfs not installed (btrfs-progs)");
-  if (RunShell("grep -qw btrfs /proc/filesystems || modprobe btrfs").exit_code != 0) {
+  if (Shell("grep -qw btrfs /proc/filesystems || modprobe btrfs").exit_code != 0) {
     NASPERF_SKIP_OR_FAIL_IN_CI("the kernel has no btrfs");
   }
   btrfs_ = true;
@@ -142,7 +121,7 @@ TEST_F(LoopInventoryTest, BtrfsRaid1AcrossTwoLoopDevices) {
   std::string a = Attach("a.img", kBytes);
   std::string b = Attach("b.img", kBytes);
   ASSERT_FALSE(a.empty() || b.empty());
-  ShellResult mkfs = RunShell("mkfs.btrfs -q -f -d raid1 -m raid1 " + a + " " + b);
+  ShellResult mkfs = Shell("mkfs.btrfs -q -f -d raid1 -m raid1 " + a + " " + b);
   ASSERT_EQ(mkfs.exit_code, 0) << mkfs.output;
   ASSERT_TRUE(Mount(a, "btrfs"));
 

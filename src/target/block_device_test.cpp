@@ -15,6 +15,10 @@
 #include <string>
 #include <utility>
 
+#include "testing/loop_device.h"
+#include "testing/process.h"
+#include "testing/skip.h"
+
 namespace nasperf {
 namespace {
 
@@ -22,64 +26,26 @@ namespace fs = std::filesystem;
 
 constexpr uint64_t kImageBytes = 64ull << 20;
 
-// A missing loop device or root may skip a test on a developer's machine; under CI the
-// runner provides both, so a skip there would hide a broken setup and counts as a failure.
-bool InCi() {
-  const char* ci = std::getenv("CI");
-  return ci != nullptr && std::string(ci) == "true";
-}
-#define SKIP_OR_FAIL_IN_CI(reason)                            \
-  do {                                                        \
-    if (InCi()) FAIL() << "CI=true, cannot skip: " << reason; \
-    GTEST_SKIP() << reason;                                   \
-  } while (0)
+using testing::HaveCommand;
+using testing::Shell;
 
-struct CommandResult {
-  int exit_code;
-  std::string output;  // stdout and stderr, trailing newline removed
-};
-
-CommandResult Shell(const std::string& command) {
-  FILE* pipe = popen((command + " 2>&1").c_str(), "r");
-  if (pipe == nullptr) return {-1, std::strerror(errno)};
-  std::string output;
-  std::array<char, 256> chunk{};
-  while (fgets(chunk.data(), chunk.size(), pipe) != nullptr) output += chunk.data();
-  int status = pclose(pipe);
-  while (!output.empty() && output.back() == '\n') output.pop_back();
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
-}
-
-bool HaveCommand(const std::string& name) { return Shell("command -v " + name).exit_code == 0; }
-
-// Each test gets a fresh, zero-filled loop device over a sparse file in its own temp dir.
-// TearDown runs after fatal failures too, so nothing stays mounted or attached.
-class LoopDeviceTest : public ::testing::Test {
+// Each test gets a fresh, zero-filled loop device over a sparse file in its own temp dir
+// (testing/loop_device.h); TearDown runs after fatal failures too, so nothing stays
+// mounted or attached.
+class LoopDeviceTest : public testing::LoopDeviceTest {
  protected:
   void SetUp() override {
-    if (geteuid() != 0) SKIP_OR_FAIL_IN_CI("needs root to attach loop devices");
-    if (!HaveCommand("losetup")) SKIP_OR_FAIL_IN_CI("losetup not installed (util-linux)");
-    std::string pattern = (fs::temp_directory_path() / "nasperf-blk-XXXXXX").string();
-    ASSERT_NE(mkdtemp(pattern.data()), nullptr) << std::strerror(errno);
-    dir_ = pattern;
-    std::string image = dir_ + "/disk.img";
-    std::ofstream(image).close();
-    fs::resize_file(image, kImageBytes);
-    CommandResult attach = Shell("losetup --find --show " + image);
-    if (attach.exit_code != 0) SKIP_OR_FAIL_IN_CI("losetup failed: " + attach.output);
-    device_ = attach.output;
-  }
-
-  void TearDown() override {
-    if (!mount_dir_.empty() && Shell("umount " + mount_dir_).exit_code != 0) Shell("umount -l " + mount_dir_);
-    if (!device_.empty()) Shell("losetup -d " + device_);
-    if (!dir_.empty()) fs::remove_all(dir_);
+    testing::LoopDeviceTest::SetUp();
+    if (IsSkipped() || HasFatalFailure()) return;
+    dir_ = dir();
+    device_ = Attach("disk.img", kImageBytes);
+    if (device_.empty()) NASPERF_SKIP_OR_FAIL_IN_CI(error());
   }
 
   // A skip here returns only from this helper: callers check IsSkipped().
   void MakeExt4() {
-    if (!HaveCommand("mkfs.ext4")) SKIP_OR_FAIL_IN_CI("mkfs.ext4 not installed (e2fsprogs)");
-    CommandResult mkfs = Shell("mkfs.ext4 -q -F " + device_);
+    if (!HaveCommand("mkfs.ext4")) NASPERF_SKIP_OR_FAIL_IN_CI("mkfs.ext4 not installed (e2fsprogs)");
+    testing::ShellResult mkfs = Shell("mkfs.ext4 -q -F " + device_);
     ASSERT_EQ(mkfs.exit_code, 0) << mkfs.output;
   }
 
@@ -104,7 +70,6 @@ class LoopDeviceTest : public ::testing::Test {
 
   std::string dir_;
   std::string device_;
-  std::string mount_dir_;
 };
 
 void ExpectRefused(const Status& status, const std::string& device, const std::string& reason) {
@@ -157,11 +122,8 @@ TEST_F(LoopDeviceTest, BackupGptHeaderIsRefused) {
 TEST_F(LoopDeviceTest, MountedIsRefused) {
   ASSERT_NO_FATAL_FAILURE(MakeExt4());
   if (IsSkipped()) return;
-  std::string target = dir_ + "/mnt";
-  fs::create_directory(target);
-  CommandResult mount = Shell("mount " + device_ + " " + target);
-  if (mount.exit_code != 0) SKIP_OR_FAIL_IN_CI("mount failed: " + mount.output);
-  mount_dir_ = target;
+  std::string target = Mount(device_, "ext4");
+  if (target.empty()) NASPERF_SKIP_OR_FAIL_IN_CI("mount failed: " + error());
   ExpectRefused(CheckDestructiveWriteAllowed(device_, {device_}), device_, "mounted on " + target);
 }
 
@@ -184,15 +146,12 @@ TEST_F(LoopDeviceTest, ProbeReportsSizeAndBlockSizes) {
 class PlainFileTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    std::string pattern = (fs::temp_directory_path() / "nasperf-blk-XXXXXX").string();
-    ASSERT_NE(mkdtemp(pattern.data()), nullptr) << std::strerror(errno);
-    dir_ = pattern;
+    ASSERT_TRUE(tmp_.ok()) << std::strerror(errno);
+    dir_ = tmp_.path();
     file_ = dir_ + "/file";
     std::ofstream(file_) << "data";
   }
-  void TearDown() override {
-    if (!dir_.empty()) fs::remove_all(dir_);
-  }
+  testing::TempDir tmp_;
   std::string dir_;
   std::string file_;
 };

@@ -1,13 +1,13 @@
-// FaultInjectingEngine wraps any engine and turns chosen completions into errors
-// (-EIO, -ENOSPC) or short transfers, so the runner's failure paths can be tested
-// without broken hardware.
+// A test engine: FaultInjectingEngine wraps any engine and turns chosen completions into
+// errors (-EIO, -ENOSPC) or short transfers, so the runner's failure paths can be tested
+// without broken hardware. Test code only (it lives in the test toolbox, not in engine/).
 #pragma once
 
 #include <memory>
 
 #include "engine/forwarding_engine.h"
 
-namespace nasperf {
+namespace nasperf::testing {
 
 struct FaultPlan {
   uint64_t fail_after_ios = UINT64_MAX;  // completions that pass before the first fault
@@ -30,4 +30,4 @@ class FaultInjectingEngine final : public ForwardingEngine {
   uint64_t completed_ = 0;
 };
 
-}  // namespace nasperf
+}  // namespace nasperf::testing
