@@ -12,6 +12,7 @@
 #include "cli/commands.h"
 #include "core/runner.h"
 #include "core/target.h"
+#include "proto/make_target.h"
 
 namespace nasperf {
 

@@ -113,7 +113,7 @@ RunOutcome RunJob(const JobSpec& job, Target& target, const RunLabels& labels, c
   std::vector<std::unique_ptr<WorkerSlot>> slots;
   for (uint32_t t = 0; t < job.threads; ++t) {
     auto slot = std::make_unique<WorkerSlot>();
-    Result<std::unique_ptr<Engine>> engine = hooks.make_engine ? hooks.make_engine(r.engine) : MakeEngine(r.engine);
+    Result<std::unique_ptr<Engine>> engine = hooks.make_engine ? hooks.make_engine(r.engine) : target.MakeEngine(job);
     if (!engine.ok()) return {r, engine.status()};
     slot->engine = std::move(engine).value();
     slot->depth = slot->engine->caps().asynchronous ? job.qd : 1;
@@ -143,7 +143,7 @@ RunOutcome RunJob(const JobSpec& job, Target& target, const RunLabels& labels, c
     threads.emplace_back([&s, &files, &ready, &go, &job, t] {
       s.open_status = s.engine->open(
           EngineOpenParams{files.value()[t].fd.get(), files.value()[t].remote.get(), s.buffers->pointers(),
-                           s.buffers->block_bytes(), s.depth, job.direct});
+                           s.buffers->block_bytes(), s.depth, job.direct, job.threads});
       ready.fetch_add(1, std::memory_order_acq_rel);
       int signal;
       while ((signal = go.load(std::memory_order_acquire)) == 0) std::this_thread::yield();
