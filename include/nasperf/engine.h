@@ -43,9 +43,6 @@ struct RemoteFile {
   std::string path;      // the file inside the share or export ("/dir/.nasperf-1-0.dat")
   std::string user, domain, password;  // credentials; never printed or stored
   uint32_t connect_timeout_ms = 10000;
-  // smb: the session runs in a helper process (several workers; libsmbclient is not
-  // thread-safe).
-  bool own_process = false;
 };
 
 // What a worker hands its engine: one open file (or device), and the I/O buffers.
@@ -56,6 +53,9 @@ struct EngineOpenParams {
   uint64_t buffer_bytes = 0;
   uint32_t queue_depth = 1;
   bool direct = false;              // the file was opened with O_DIRECT
+  // Worker threads of this run in this process, each opening its own engine (an engine
+  // whose library is not thread-safe keeps its session out of process when > 1).
+  uint32_t workers = 1;
 };
 
 class Engine {
@@ -76,7 +76,8 @@ class Engine {
   virtual void close() = 0;
 };
 
-// Engine registry: the single place that knows every engine (and its #if).
+// Engine registry (src/proto/engine_registry.cpp): the local engines and one per protocol
+// scheme (src/proto/schemes.h), by name. A protocol's engine is loaded on first use.
 Result<std::unique_ptr<Engine>> MakeEngine(const std::string& name);
 // The names MakeEngine knows in this build, in the order help text lists them.
 std::vector<std::string> EngineNames();

@@ -71,11 +71,9 @@ struct ProtocolFacts {
   // Mount-like facts in the order they should be shown: ("signing", "off"),
   // ("encryption", "off"), ("max read", "8 MiB"), ("capacity", "512 MiB") ...
   std::vector<std::pair<std::string, std::string>> options;
-  // "SMB 3.1.1", "NFSv3", "iSCSI": what a table column or chart legend says.
-  std::string label() const {
-    if (protocol == "NFS") return "NFSv" + version;
-    return version.empty() ? protocol : protocol + " " + version;
-  }
+  // "SMB 3.1.1", "NFSv3", "iSCSI": what a table column or chart legend says. How each
+  // protocol joins its version is data of the scheme table (src/base/protocol_label.h).
+  std::string label() const;
 };
 
 // What a run's writes carried, as measured before its clock started.

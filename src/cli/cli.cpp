@@ -1,9 +1,6 @@
 // CliMain: the CLI11 application, and the one place exceptions are caught.
 #include "cli/cli.h"
 
-#include <sys/prctl.h>
-
-#include <csignal>
 #include <cstdio>
 #include <exception>
 #include <string_view>
@@ -20,7 +17,7 @@
 #include "cli/results_command.h"
 #include "nasperf/version.h"
 #include "base/signals.h"
-#include "proto/smb/smb_io_helper.h"
+#include "proto/schemes.h"
 
 namespace nasperf {
 
@@ -126,10 +123,19 @@ int CliMain(int argc, char** argv) {
   info_cmd->add_option("TARGET", info_target, "a path, block device or null: (default .)");
   info_cmd->add_flag("--json", info_json, "JSON on stdout");
 
-  // Not for users: the process that holds one SMB session when several workers run
-  // (src/proto/smb/smb_io_helper.h). Its socket is fd 3, its shared buffers fd 4.
-  CLI::App* smb_helper_cmd = app.add_subcommand("smb-io-helper", "");
-  smb_helper_cmd->group("");
+  // Not for users: commands a protocol runs itself (the SMB helper process), hidden from
+  // --help, named by the scheme table and run by the protocol's code.
+  std::vector<std::pair<CLI::App*, const Scheme*>> hidden_cmds;
+  for (const Scheme& scheme : Schemes()) {
+    if (scheme.hidden_command.empty()) continue;
+    hidden_cmds.emplace_back(app.add_subcommand(scheme.hidden_command, ""), &scheme);
+    hidden_cmds.back().first->group("");
+  }
+  auto hidden_cmd = [&]() -> const Scheme* {
+    for (const auto& [cmd, scheme] : hidden_cmds)
+      if (*cmd) return scheme;
+    return nullptr;
+  };
 
   net.common.command_line = run.common.command_line = quick.common.command_line = sweep.common.command_line = results.common.command_line = report.filters.common.command_line =
       RedactedCommandLine(argc, argv);
@@ -165,15 +171,17 @@ int CliMain(int argc, char** argv) {
   // disposition, so a signal ends it at once wherever it waits (a read of a FIFO, a long
   // import): nobody would poll the flag there. Its writes are SQLite transactions or a
   // rename into place, which an abrupt end leaves whole.
-  if (*run_cmd || *quick_cmd || *sweep_cmd || *net_cmd || *agent_cmd || *smb_helper_cmd) InstallInterruptHandler();
+  if (*run_cmd || *quick_cmd || *sweep_cmd || *net_cmd || *agent_cmd || hidden_cmd()) InstallInterruptHandler();
   try {
     if (*run_cmd) return RunCommand(run);
-    if (*smb_helper_cmd) {
-      // Ctrl-C reaches the whole process group; the parent decides what it means and
-      // closes the socket, which ends this process after the request in flight.
-      std::signal(SIGINT, SIG_IGN);
-      ::prctl(PR_SET_PDEATHSIG, SIGTERM);
-      return RunSmbIoHelper(3, 4);
+    if (const Scheme* scheme = hidden_cmd()) {
+      Result<const SchemeCode*> code = LoadScheme(*scheme);
+      if (!code.ok() || !code.value()->run_hidden_command) {
+        std::fprintf(stderr, "nasperf %s: %s\n", scheme->hidden_command.c_str(),
+                     code.ok() ? "not provided by its protocol" : code.status().message().c_str());
+        return 2;
+      }
+      return code.value()->run_hidden_command();
     }
     if (*quick_cmd) return QuickCommand(quick);
     if (*agent_cmd) return AgentCommand(agent);

@@ -7,6 +7,7 @@
 
 #include "base/units.h"
 #include "base/secret_file.h"
+#include "proto/schemes.h"
 #include "proto/url.h"
 
 namespace nasperf {
@@ -42,12 +43,15 @@ Result<TargetOptions> BuildTargetOptions(const ProtocolOptions& options, const s
                               "; drop --allow-destructive");
   }
   // SMB logs in as a user; iSCSI may ask for CHAP; libnfs's NFSv3 has AUTH_SYS only.
-  const bool takes_login = target.rfind("smb://", 0) == 0 || target.rfind("iscsi://", 0) == 0;
+  const Scheme* scheme = SchemeOfUrl(target);
+  const bool takes_login = scheme && scheme->takes_login;
+  auto with_login = [](const Scheme& s) { return s.takes_login; };
   if (!takes_login && !options.user.empty())
-    return Status::BadInput("--user: only smb:// and iscsi:// targets take a user (" + target + " does not)");
-  if (!takes_login && !options.password_file.empty())
-    return Status::BadInput("--password-file: only smb:// and iscsi:// targets take a password (" + target +
+    return Status::BadInput("--user: only " + ListSchemes(with_login, "and") + " targets take a user (" + target +
                             " does not)");
+  if (!takes_login && !options.password_file.empty())
+    return Status::BadInput("--password-file: only " + ListSchemes(with_login, "and") + " targets take a password (" +
+                            target + " does not)");
   if (!takes_login) return out;
   out.user = options.user;
   if (!options.password_file.empty()) {
@@ -61,10 +65,9 @@ Result<TargetOptions> BuildTargetOptions(const ProtocolOptions& options, const s
 }
 
 std::string IoModeText(const std::string& target, bool direct) {
-  if (!IsProtocolUrl(target)) return direct ? "direct (O_DIRECT) I/O" : "buffered I/O";
-  const std::string scheme = target.substr(0, target.find("://"));
-  const char* library = scheme == "smb" ? "libsmbclient" : scheme == "nfs" ? "libnfs" : "libiscsi";
-  return std::string("I/O straight to the server (") + library + " keeps no client cache)";
+  const Scheme* scheme = SchemeOfUrl(target);
+  if (!scheme) return direct ? "direct (O_DIRECT) I/O" : "buffered I/O";
+  return "I/O straight to the server (" + scheme->library + " keeps no client cache)";
 }
 
 }  // namespace nasperf

@@ -11,6 +11,7 @@
 
 #include "cli/commands.h"
 #include "suite/job_site.h"
+#include "proto/make_target.h"
 
 namespace nasperf {
 

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "core/runner.h"
+#include "proto/make_target.h"
 #include "stats/histogram.h"
 #include "testing/paced_engines.h"
 

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "core/runner.h"
+#include "proto/make_target.h"
 #include "model/run_json.h"
 #include "testing/recording_engine.h"
 #include "workload/run_seed.h"

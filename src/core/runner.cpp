@@ -98,10 +98,11 @@ RunOutcome FailedBeforeClock(RunOutcome outcome, const Status& status) {
 // One engine, buffer pool and output per thread, made before any thread starts. A failure
 // returns the status with no partial mark, as the run never began.
 Status MakeWorkerSlots(const JobSpec& job, const std::vector<WorkerFile>& files, const std::string& engine_name,
-                       uint64_t run_seed, const RunHooks& hooks, std::vector<std::unique_ptr<WorkerSlot>>& slots) {
+                       uint64_t run_seed, const RunHooks& hooks, Target& target,
+                       std::vector<std::unique_ptr<WorkerSlot>>& slots) {
   for (uint32_t t = 0; t < job.threads; ++t) {
     auto slot = std::make_unique<WorkerSlot>();
-    Result<std::unique_ptr<Engine>> engine = hooks.make_engine ? hooks.make_engine(engine_name) : MakeEngine(engine_name);
+    Result<std::unique_ptr<Engine>> engine = hooks.make_engine ? hooks.make_engine(engine_name) : target.MakeEngine(job);
     if (!engine.ok()) return engine.status();
     slot->engine = std::move(engine).value();
     slot->depth = slot->engine->caps().asynchronous ? job.qd : 1;
@@ -135,7 +136,7 @@ struct WorkerThreads {
       const WorkerFile& file = files[t];
       threads.emplace_back([this, &s, &file, &job] {
         s.open_status = s.engine->open(EngineOpenParams{file.fd.get(), file.remote.get(), s.buffers->pointers(),
-                                                        s.buffers->block_bytes(), s.depth, job.direct});
+                                                        s.buffers->block_bytes(), s.depth, job.direct, job.threads});
         ready.fetch_add(1, std::memory_order_acq_rel);
         int signal;
         while ((signal = go.load(std::memory_order_acquire)) == 0) std::this_thread::yield();
@@ -330,7 +331,7 @@ RunOutcome RunJob(const JobSpec& job, Target& target, const RunLabels& labels, c
   }
 
   std::vector<std::unique_ptr<WorkerSlot>> slots;
-  if (Status s = MakeWorkerSlots(job, files.value(), r.engine, run_seed, hooks, slots); !s.ok()) return {r, s};
+  if (Status s = MakeWorkerSlots(job, files.value(), r.engine, run_seed, hooks, target, slots); !s.ok()) return {r, s};
   r.qd_run = slots.front()->depth;
   if (!slots.front()->engine->caps().asynchronous && job.qd > 1)
     r.notes.push_back(std::string(r.engine) + " is synchronous: --qd " + std::to_string(job.qd) +

@@ -9,6 +9,7 @@
 #include "core/runner.h"
 #include "testing/fake_clock.h"
 #include "testing/paced_engines.h"
+#include "proto/make_target.h"
 
 namespace nasperf {
 namespace {

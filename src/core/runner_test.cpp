@@ -1,6 +1,7 @@
 // Runner tests: what engines write is what they read back, for every rw mode, engine and
 // O_DIRECT setting; faults stop the run with a partial result; time, ramp and Ctrl-C.
 #include "core/runner.h"
+#include "proto/make_target.h"
 
 #include <fcntl.h>
 #include <sys/wait.h>

@@ -47,6 +47,19 @@ struct TargetOptions {
   std::string password;
 };
 
+// What a target is and can do, as plain facts that suites and headings read instead of
+// asking which kind of target it is.
+struct TargetCaps {
+  bool client_cache = true;    // this machine's page cache holds the target's data (local files)
+  bool direct_io = true;       // --direct bypasses a client cache here (false: there is none)
+  bool takes_login = false;    // --user and --password-file mean something
+  bool sweepable = false;      // AsSweepable() gives a SweepableTarget
+  bool asynchronous = true;    // its engine may keep more than one I/O in flight per thread
+  bool supports_fsync = true;  // see SupportsFsync for the reason when not
+};
+
+class SweepableTarget;
+
 class Target {
  public:
   virtual ~Target() = default;
@@ -80,6 +93,13 @@ class Target {
   // one line saying so (target/holes.h), or "" when the region is known written or the
   // target lays out its own data. Called after Check.
   virtual std::string ReadHoleWarning(const JobSpec& job) { return ""; }
+  // What this target can do (TargetCaps); the local defaults unless a target says otherwise.
+  virtual TargetCaps caps() const { return {}; }
+  // One worker's engine for `job`: a protocol target's own, else the local engine the job
+  // names (EngineFor). Called once per worker thread, before the clock starts.
+  virtual Result<std::unique_ptr<Engine>> MakeEngine(const JobSpec& job);
+  // The same target as a SweepableTarget when caps().sweepable, else nullptr.
+  virtual SweepableTarget* AsSweepable() { return nullptr; }
 };
 
 // Targets a sweep can drive (a local directory, an SMB share, an NFS export): one test
@@ -97,9 +117,8 @@ class SweepableTarget : public Target {
   // Whether this machine keeps the file's data in its page cache (a local file system
   // does; libsmbclient and libnfs keep no client cache).
   virtual bool client_caches() const = 0;
+  SweepableTarget* AsSweepable() override { return this; }
 };
-
-Result<std::unique_ptr<Target>> MakeTarget(const std::string& spec, const TargetOptions& options);
 
 // The engine a job runs with on `target`: the target's own, else the job's choice.
 std::string EngineFor(const JobSpec& job, const Target& target);

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "core/runner.h"
+#include "proto/make_target.h"
 #include "report/table_report.h"
 #include "testing/recording_engine.h"
 

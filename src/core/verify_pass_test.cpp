@@ -9,6 +9,7 @@
 #include <tuple>
 
 #include "core/runner.h"
+#include "proto/make_target.h"
 #include "testing/test_support.h"
 
 namespace nasperf {

@@ -39,4 +39,13 @@ Result<std::unique_ptr<Engine>> MakeLocalEngine(const std::string& name) {
   return std::unique_ptr<Engine>();
 }
 
+std::vector<std::string> LocalEngineNames() {
+  std::vector<std::string> names = {"psync"};
+#ifdef NASPERF_WITH_IO_URING
+  names.push_back("io_uring");
+#endif
+  names.push_back("null");
+  return names;
+}
+
 }  // namespace nasperf

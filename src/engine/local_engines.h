@@ -4,6 +4,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "nasperf/engine.h"
 
@@ -12,5 +13,8 @@ namespace nasperf {
 // The local engine called `name`; nullptr when no local engine has that name, and an
 // Unavailable error for io_uring on a kernel that refuses it.
 Result<std::unique_ptr<Engine>> MakeLocalEngine(const std::string& name);
+
+// The local engines' names in this build, in the order help text lists them.
+std::vector<std::string> LocalEngineNames();
 
 }  // namespace nasperf

@@ -3,10 +3,10 @@
 
 #include <cctype>
 
+#include "proto/schemes.h"
+
 namespace nasperf {
 namespace {
-
-constexpr const char* kSchemes[] = {"smb", "nfs", "iscsi"};
 
 bool ValidHostChar(char c) {
   return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == '_';
@@ -23,17 +23,13 @@ std::string ProtocolUrl::display() const {
   return out;
 }
 
-bool IsProtocolUrl(const std::string& text) {
-  for (const char* s : kSchemes)
-    if (text.rfind(std::string(s) + "://", 0) == 0) return true;
-  return false;
-}
+bool IsProtocolUrl(const std::string& text) { return SchemeOfUrl(text) != nullptr; }
 
 Result<ProtocolUrl> ParseProtocolUrl(const std::string& text) {
   ProtocolUrl url;
   size_t sep = text.find("://");
   if (sep == std::string::npos || !IsProtocolUrl(text))
-    return Status::BadInput("TARGET: '" + text.substr(0, text.find(':')) + "' is not smb://, nfs:// or iscsi://");
+    return Status::BadInput("TARGET: '" + text.substr(0, text.find(':')) + "' is not " + ListSchemes(nullptr, "or"));
   url.scheme = text.substr(0, sep);
   std::string rest = text.substr(sep + 3);
   size_t slash = rest.find('/');

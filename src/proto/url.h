@@ -11,7 +11,7 @@
 namespace nasperf {
 
 struct ProtocolUrl {
-  std::string scheme;  // "smb", "nfs", "iscsi"
+  std::string scheme;  // a name in the scheme table (proto/schemes.h): "smb", "nfs", "iscsi"
   std::string domain, user;
   std::string host;    // without brackets for IPv6
   uint16_t port = 0;   // 0: not given
@@ -20,7 +20,7 @@ struct ProtocolUrl {
   std::string display() const;
 };
 
-// Whether `text` starts with a scheme nasperf knows as a protocol ("smb://", ...).
+// Whether `text` starts with a scheme of the scheme table ("smb://", ...), built or not.
 bool IsProtocolUrl(const std::string& text);
 
 // Parses; a password in the URL ("user:secret@") is refused, since URLs end up in

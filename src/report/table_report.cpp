@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "base/units.h"
+#include "proto/schemes.h"
 #include "stats/confidence.h"
 #include "report/telemetry_text.h"
 
@@ -22,7 +23,8 @@ std::string ProtocolLine(const RunResult& run) {
   if (!run.protocol) return "";
   const ProtocolFacts& p = *run.protocol;
   // What each protocol calls the thing it serves.
-  const char* noun = p.protocol == "NFS" ? "export" : p.protocol == "iSCSI" ? "LUN" : "share";
+  const Scheme* scheme = SchemeOfProtocol(p.protocol);
+  const std::string noun = scheme ? scheme->noun : "share";
   std::string out = "protocol: " + p.label();
   if (!p.server.empty()) out += " to " + p.server;
   if (!p.share.empty()) out += fmt::format("{} {} {}", p.server.empty() ? "" : ",", noun, p.share);

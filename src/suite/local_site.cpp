@@ -5,6 +5,7 @@
 #include "suite/run_session.h"
 #include "suite/sweep_file.h"
 #include "sysinfo/inventory.h"
+#include "proto/make_target.h"
 
 namespace nasperf {
 namespace {

@@ -8,8 +8,8 @@
 
 #include <cerrno>
 
-#include "proto/nfs/nfs_target.h"
-#include "proto/smb/smb_target.h"
+#include "proto/make_target.h"
+#include "proto/schemes.h"
 #include "proto/url.h"
 #include "target/file_layout.h"
 #include "target/page_cache.h"
@@ -84,15 +84,18 @@ Result<std::unique_ptr<SweepableTarget>> MakeSweepTarget(const std::string& spec
   if (spec.find("://") != std::string::npos) {
     Result<ProtocolUrl> url = ParseProtocolUrl(spec);
     if (!url.ok()) return url.status();
-    if (url.value().scheme == "nfs")
-      return std::unique_ptr<SweepableTarget>(new NfsTarget(url.value(), options.connect_timeout_ms));
-    if (url.value().scheme == "smb") {
-      Result<std::unique_ptr<SmbTarget>> smb = SmbTarget::Make(url.value(), options);
-      if (!smb.ok()) return smb.status();
-      return std::unique_ptr<SweepableTarget>(std::move(smb).value());
+    const Scheme* scheme = FindScheme(url.value().scheme);
+    if (scheme->sweepable) {
+      Result<std::unique_ptr<Target>> target = MakeTarget(spec, options);
+      if (!target.ok()) return target.status();
+      if (target.value()->AsSweepable()) {
+        SweepableTarget* sweepable = target.value().release()->AsSweepable();
+        return std::unique_ptr<SweepableTarget>(sweepable);
+      }
     }
     return Status::BadInput("sweep: TARGET " + url.value().display() + " is not a file system (a sweep needs a "
-                            "directory, smb:// or nfs://; measure a LUN with run or quick)");
+                            "directory, " + ListSchemes([](const Scheme& s) { return s.sweepable; }, "or") +
+                            "; measure a " + scheme->noun + " with run or quick)");
   }
   struct stat st {};
   if (::stat(spec.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))

@@ -23,6 +23,7 @@
 #include "nasperf/engine.h"
 #include "testing/test_support.h"
 #include "workload/buffers.h"
+#include "proto/make_target.h"
 
 namespace nasperf {
 namespace {

@@ -1,5 +1,6 @@
 // IscsiTarget: URL, capacity, the destructive-write guard and per-thread LUN regions.
 #include "proto/iscsi/iscsi_target.h"
+#include "proto/iscsi/iscsi_engine.h"
 
 #include "base/units.h"
 
@@ -94,6 +95,15 @@ Result<std::vector<WorkerFile>> IscsiTarget::Open(const JobSpec& job) {
     out.push_back(WorkerFile{ScopedFd(), t * job.size, job.size, std::move(remote)});
   }
   return out;
+}
+
+TargetCaps IscsiTarget::caps() const {
+  return {.client_cache = false, .direct_io = false, .takes_login = true, .sweepable = false, .asynchronous = true,
+          .supports_fsync = true};
+}
+
+Result<std::unique_ptr<Engine>> IscsiTarget::MakeEngine(const JobSpec&) {
+  return std::unique_ptr<Engine>(new IscsiEngine());
 }
 
 }  // namespace nasperf

@@ -19,6 +19,8 @@ class IscsiTarget final : public Target {
       : url_(std::move(url)), iqn_(std::move(iqn)), lun_(lun), options_(options) {}
   std::string description() const override { return url_.display(); }
   const char* required_engine() const override { return "iscsi"; }
+  TargetCaps caps() const override;
+  Result<std::unique_ptr<Engine>> MakeEngine(const JobSpec& job) override;
   std::optional<uint64_t> natural_size(uint32_t threads) const override;
   // No client cache exists on this side: every I/O reaches the target.
   bool SupportsDirect(std::string* why) override { return true; }

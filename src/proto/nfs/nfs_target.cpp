@@ -1,5 +1,6 @@
 // NfsTarget: checks, file set-up and clean-up over one synchronous libnfs session.
 #include "proto/nfs/nfs_target.h"
+#include "proto/nfs/nfs_engine.h"
 
 #include <fcntl.h>
 #include <nfsc/libnfs.h>
@@ -176,5 +177,12 @@ Result<CacheDropReport> NfsTarget::DropCache(bool) {
   // (or an agent) can tell.
   return CacheDropReport{"libnfs has no client cache (the NAS's own cache is not dropped)", 0, false};
 }
+
+TargetCaps NfsTarget::caps() const {
+  return {.client_cache = false, .direct_io = false, .takes_login = false, .sweepable = true, .asynchronous = true,
+          .supports_fsync = true};
+}
+
+Result<std::unique_ptr<Engine>> NfsTarget::MakeEngine(const JobSpec&) { return std::unique_ptr<Engine>(new NfsEngine()); }
 
 }  // namespace nasperf

@@ -21,6 +21,8 @@ class NfsTarget final : public SweepableTarget {
   ~NfsTarget() override;
   std::string description() const override { return url_.display(); }
   const char* required_engine() const override { return "nfs"; }
+  TargetCaps caps() const override;
+  Result<std::unique_ptr<Engine>> MakeEngine(const JobSpec& job) override;
   // libnfs keeps no client cache: every I/O reaches the server, as with O_DIRECT.
   bool SupportsDirect(std::string* why) override { return true; }
   Status Check(const JobSpec& job) override;

@@ -14,7 +14,9 @@ Status SmbEngine::open(const EngineOpenParams& params) {
   buffers_ = params.buffers;
   done_.Reserve(params.queue_depth);
   path_ = r.path;
-  if (r.own_process) {
+  // Samba 4.17's libsmbclient aborts (talloc, inside tevent) when two threads use two
+  // contexts at once: with several workers each session lives in a helper process.
+  if (params.workers > 1) {
     helper_ = std::make_unique<SmbHelperProcess>();
     return helper_->Start(r, static_cast<uint32_t>(params.buffers.size()), params.buffer_bytes);
   }

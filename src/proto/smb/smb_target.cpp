@@ -1,6 +1,7 @@
 // SmbTarget: checks, file set-up and clean-up over one libsmbclient session, and the
 // negotiated dialect from one NEGOTIATE exchange of our own.
 #include "proto/smb/smb_target.h"
+#include "proto/smb/smb_engine.h"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -120,9 +121,6 @@ Result<std::vector<WorkerFile>> SmbTarget::Open(const JobSpec& job) {
     remote->domain = endpoint_.domain;
     remote->password = endpoint_.password;
     remote->connect_timeout_ms = endpoint_.timeout_ms;
-    // Samba 4.17's libsmbclient aborts (talloc, inside tevent) when two threads use two
-    // contexts at once: several workers each get a helper process (smb_io_helper.h).
-    remote->own_process = job.threads > 1;
     out.push_back(WorkerFile{ScopedFd(), 0, job.size, std::move(remote)});
   }
   return out;
@@ -214,5 +212,12 @@ std::optional<ProtocolFacts> SmbTarget::protocol_facts() const {
   f.options.emplace_back("flush", "not available (libsmbclient): written data may still be in the NAS's RAM");
   return f;
 }
+
+TargetCaps SmbTarget::caps() const {
+  return {.client_cache = false, .direct_io = false, .takes_login = true, .sweepable = true, .asynchronous = false,
+          .supports_fsync = false};
+}
+
+Result<std::unique_ptr<Engine>> SmbTarget::MakeEngine(const JobSpec&) { return std::unique_ptr<Engine>(new SmbEngine()); }
 
 }  // namespace nasperf

@@ -23,6 +23,8 @@ class SmbTarget final : public SweepableTarget {
   ~SmbTarget() override;
   std::string description() const override { return url_.display(); }
   const char* required_engine() const override { return "smb"; }
+  TargetCaps caps() const override;
+  Result<std::unique_ptr<Engine>> MakeEngine(const JobSpec& job) override;
   // libsmbclient keeps no data cache on the client: every I/O reaches the server.
   bool SupportsDirect(std::string*) override { return true; }
   Status Check(const JobSpec& job) override;

@@ -1,0 +1,28 @@
+// The parts of the Target interface every target shares: the engine a job runs with.
+#include "core/target.h"
+
+#include <fcntl.h>
+
+#include "engine/local_engines.h"
+
+namespace nasperf {
+
+int OpenFlagsFor(const JobSpec& job) {
+  int flags = O_CLOEXEC | (DoesWrites(job.rw) ? O_RDWR : O_RDONLY);
+  if (job.direct) flags |= O_DIRECT;
+  return flags;
+}
+
+std::string EngineFor(const JobSpec& job, const Target& target) {
+  if (const char* engine = target.required_engine()) return engine;
+  return ResolveEngineName(job, false);
+}
+
+Result<std::unique_ptr<Engine>> Target::MakeEngine(const JobSpec& job) {
+  const std::string name = EngineFor(job, *this);
+  Result<std::unique_ptr<Engine>> local = MakeLocalEngine(name);
+  if (!local.ok() || local.value()) return local;
+  return Status::BadInput("--engine: '" + name + "' is not an engine for " + description());
+}
+
+}  // namespace nasperf
