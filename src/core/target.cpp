@@ -18,6 +18,13 @@ std::string EngineFor(const JobSpec& job, const Target& target) {
   return ResolveEngineName(job, false);
 }
 
+Status CheckLocalEngine(const JobSpec& job) {
+  if (job.engine == "auto") return Status::Ok();
+  for (const std::string& name : LocalEngineNames())
+    if (job.engine == name) return Status::Ok();
+  return Status::BadInput("--engine: '" + job.engine + "' is not one of psync, io_uring, auto");
+}
+
 Result<std::unique_ptr<Engine>> Target::MakeEngine(const JobSpec& job) {
   const std::string name = EngineFor(job, *this);
   Result<std::unique_ptr<Engine>> local = MakeLocalEngine(name);

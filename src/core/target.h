@@ -123,6 +123,10 @@ class SweepableTarget : public Target {
 // The engine a job runs with on `target`: the target's own, else the job's choice.
 std::string EngineFor(const JobSpec& job, const Target& target);
 
+// The engine check of the targets on this machine's own storage (directories, files,
+// devices, null:): auto or a local engine (engine/local_engines.h). BadInput otherwise.
+Status CheckLocalEngine(const JobSpec& job);
+
 // Open flags a job needs: read-only for read jobs, O_DIRECT when asked.
 int OpenFlagsFor(const JobSpec& job);
 

@@ -1,5 +1,5 @@
 // JobSpec's checks that need no target: each option's limits from the option table, then
-// what spans options or needs the engine list.
+// the limits that span options.
 #include "base/units.h"
 #include "model/job_options.h"
 #include "nasperf/job.h"
@@ -7,10 +7,9 @@
 namespace nasperf {
 
 Status JobSpec::Validate() const {
-  if (Status s = ValidateLimits(true); !s.ok()) return s;
-  if (engine != "auto" && engine != "psync" && engine != "io_uring" && engine != "null")
-    return Status::BadInput("--engine: '" + engine + "' is not one of psync, io_uring, auto");
-  return Status::Ok();
+  // Which engine names are right is the target's to say (Target::Check): a share takes
+  // its protocol's engine, a directory the local ones (CheckLocalEngine).
+  return ValidateLimits(true);
 }
 
 Status JobSpec::ValidateLimits(bool has_file) const {

@@ -56,6 +56,7 @@ bool DirectoryTarget::SupportsDirect(std::string* why) {
 }
 
 Status DirectoryTarget::Check(const JobSpec& job) {
+  if (Status s = CheckLocalEngine(job); !s.ok()) return s;
   Result<uint32_t> alignment = Probe(job.direct);
   if (!alignment.ok()) return alignment.status();
   if (Status s = CheckDirectAlignment(job, alignment.value(), path_); !s.ok()) return s;

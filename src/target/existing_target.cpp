@@ -47,6 +47,7 @@ bool ExistingTarget::SupportsDirect(std::string* why) {
 }
 
 Status ExistingTarget::Check(const JobSpec& job) {
+  if (Status s = CheckLocalEngine(job); !s.ok()) return s;
   used_bytes_ = job.size * job.threads;
   if (DoesWrites(job.rw)) {
     if (is_device_) {
