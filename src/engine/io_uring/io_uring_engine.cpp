@@ -28,8 +28,9 @@ Status IoUringEngine::open(const EngineOpenParams& params) {
 
   // Fixed buffers spare direct I/O a page pin per request, and buffered I/O the copy to
   // user memory: the kernel copies into a registered buffer's pages with its own memcpy,
-  // 0.35 against 0.59 us per 4 KiB in the io-wq worker that limits bench/vs-fio case b
-  // (and 164 against 193 us per 1 MiB in case c; docs/performance.md, 2026-12-01). So
+  // 0.35 against 0.59 us per 4 KiB in the io-wq worker that limits bench/vs-fio case b,
+  // and 164 against 193 us per 1 MiB in case c (Intel Xeon host, docs/performance.md,
+  // 2026-12-01; on the AMD host of 2026-11-30 the 1 MiB copy was the dearer one). So
   // every job registers. A low RLIMIT_MEMLOCK may refuse them; then we go without.
   {
     std::vector<iovec> iovecs(buffers_.size());
