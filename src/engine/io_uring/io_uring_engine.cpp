@@ -26,11 +26,13 @@ Status IoUringEngine::open(const EngineOpenParams& params) {
   ring_open_ = true;
   cqes_.resize(params.queue_depth * 2);
 
-  // Fixed buffers spare direct I/O a page pin per request. Buffered I/O pins nothing, and
-  // there the kernel's copy through a registered buffer's page list costs more than a
-  // plain copy to user memory (bench/vs-fio case c: 20 % more CPU per GB), so only
-  // direct jobs register. A low RLIMIT_MEMLOCK may refuse them; then we go without.
-  if (params.direct) {
+  // Fixed buffers spare direct I/O a page pin per request, and buffered I/O the copy to
+  // user memory: the kernel copies into a registered buffer's pages with its own memcpy,
+  // 0.35 against 0.59 us per 4 KiB in the io-wq worker that limits bench/vs-fio case b,
+  // and 164 against 193 us per 1 MiB in case c (Intel Xeon host, docs/performance.md,
+  // 2026-12-01; on the AMD host of 2026-11-30 the 1 MiB copy was the dearer one). So
+  // every job registers. A low RLIMIT_MEMLOCK may refuse them; then we go without.
+  {
     std::vector<iovec> iovecs(buffers_.size());
     for (size_t i = 0; i < buffers_.size(); ++i) iovecs[i] = {buffers_[i], params.buffer_bytes};
     fixed_buffers_ = io_uring_register_buffers(&ring_, iovecs.data(), static_cast<unsigned>(iovecs.size())) == 0;
