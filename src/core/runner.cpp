@@ -107,7 +107,8 @@ Status MakeWorkerSlots(const JobSpec& job, const std::vector<WorkerFile>& files,
     slot->engine = std::move(engine).value();
     slot->depth = slot->engine->caps().asynchronous ? job.qd : 1;
     Result<BufferPool> pool =
-        BufferPool::Create(slot->depth, job.bs, job.pattern, StreamSeed(run_seed, SeedStream::kBuffers, t));
+        BufferPool::Create(slot->depth, job.bs, job.pattern, StreamSeed(run_seed, SeedStream::kBuffers, t),
+                           DoesWrites(job.rw));
     if (!pool.ok()) return pool.status();
     slot->buffers = std::make_unique<BufferPool>(std::move(pool).value());
     slot->output = std::make_unique<WorkerOutput>();

@@ -35,7 +35,7 @@ void FillPattern(std::byte* data, size_t bytes, const BufferPattern& pattern, ui
 }
 
 Result<BufferPool> BufferPool::Create(uint32_t slots, uint64_t block_bytes, const BufferPattern& pattern,
-                                      uint64_t seed) {
+                                      uint64_t seed, bool for_writes) {
   BufferPool pool;
   // Round each slot up so every slot starts aligned.
   uint64_t stride = (block_bytes + kBufferAlignment - 1) / kBufferAlignment * kBufferAlignment;
@@ -48,7 +48,7 @@ Result<BufferPool> BufferPool::Create(uint32_t slots, uint64_t block_bytes, cons
   pool.pointers_.resize(slots);
   for (uint32_t i = 0; i < slots; ++i) {
     pool.pointers_[i] = pool.memory_.get() + stride * i;
-    FillPattern(pool.pointers_[i], block_bytes, pattern, seed * 1000003 + i);
+    if (for_writes) FillPattern(pool.pointers_[i], block_bytes, pattern, seed * 1000003 + i);
   }
   return pool;
 }

@@ -30,7 +30,10 @@ inline void StampBlock(std::byte* data, uint64_t bytes, uint64_t offset, uint64_
 class BufferPool {
  public:
   // `slots` buffers of `block_bytes` each, aligned to kBufferAlignment, filled with `pattern`.
-  static Result<BufferPool> Create(uint32_t slots, uint64_t block_bytes, const BufferPattern& pattern, uint64_t seed);
+  // `for_writes` false (a job that only reads): left unfilled, since every read overwrites
+  // its buffer and nothing reads one before; untouched, they cost no memory.
+  static Result<BufferPool> Create(uint32_t slots, uint64_t block_bytes, const BufferPattern& pattern, uint64_t seed,
+                                   bool for_writes = true);
 
   std::byte* slot(uint32_t index) const { return pointers_[index]; }
   std::vector<std::byte*>& pointers() { return pointers_; }

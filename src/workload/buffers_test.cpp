@@ -3,7 +3,11 @@
 
 #include <gtest/gtest.h>
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <cstring>
+#include <vector>
 
 namespace nasperf {
 namespace {
@@ -20,6 +24,30 @@ TEST(BufferPool, SlotsAreAlignedAndDistinct) {
   ASSERT_TRUE(pool.ok());
   for (uint32_t i = 0; i < 4; ++i) EXPECT_EQ(reinterpret_cast<uintptr_t>(pool.value().slot(i)) % kBufferAlignment, 0u);
   EXPECT_NE(std::memcmp(pool.value().slot(0), pool.value().slot(1), 1000), 0);
+}
+
+// Pages of `bytes` at `p` that are in memory, from mincore over the whole pages inside it.
+size_t ResidentPages(const std::byte* p, size_t bytes) {
+  const uintptr_t page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
+  const uintptr_t begin = (reinterpret_cast<uintptr_t>(p) + page - 1) / page * page;
+  const uintptr_t end = (reinterpret_cast<uintptr_t>(p) + bytes) / page * page;
+  std::vector<unsigned char> in_core((end - begin) / page);
+  if (mincore(reinterpret_cast<void*>(begin), end - begin, in_core.data()) != 0) return SIZE_MAX;
+  size_t resident = 0;
+  for (unsigned char c : in_core) resident += c & 1;
+  return resident;
+}
+
+// A read job's buffers are written by its reads before anything reads them: they are not
+// filled, so a large block costs no memory until the I/O touches it (`run null:` at 1 MiB).
+TEST(BufferPool, AReadOnlyPoolIsLeftUntouched) {
+  const uint64_t block = 8 << 20;
+  Result<BufferPool> reads = BufferPool::Create(1, block, BufferPattern{}, 1, false);
+  ASSERT_TRUE(reads.ok());
+  EXPECT_EQ(ResidentPages(reads.value().slot(0), block), 0u);
+  Result<BufferPool> writes = BufferPool::Create(1, block, BufferPattern{}, 1, true);
+  ASSERT_TRUE(writes.ok());
+  EXPECT_EQ(ResidentPages(writes.value().slot(0), block), block / sysconf(_SC_PAGESIZE));
 }
 
 TEST(FillPattern, ZeroRandomAndCompressible) {
