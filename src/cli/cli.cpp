@@ -56,146 +56,193 @@ int ReportFailure(const Status& status) {
   return ExitCodeFor(status);
 }
 
-int CliMain(int argc, char** argv) {
-  CLI::App app{"nasperf " NASPERF_VERSION " — measure storage end to end and say where the throughput goes"};
-  app.require_subcommand(1);
-  app.set_version_flag("--version", NASPERF_VERSION);
+namespace {
 
+// Every command's options and its CLI11 subcommand; CLI11 holds references into it, so it
+// stays where it is from registration to dispatch.
+struct Commands {
   RunCommandOptions run;
-  CLI::App* run_cmd = app.add_subcommand("run", "run one job against TARGET");
-  AddCommonOptions(*run_cmd, run.common);
-  AddJobOptions(*run_cmd, run.job, JobOptionSet::kFull);
-  AddAgentTargetOptions(*run_cmd, run.remote);
-  AddProtocolOptions(*run_cmd, run.protocol);
-
   QuickCommandOptions quick;  // AddJobOptions(kQuick) sets quick's defaults
-  CLI::App* quick_cmd = app.add_subcommand(
-      "quick", "CrystalDiskMark's set on TARGET: SEQ1M Q8T1, SEQ1M Q1T1, RND4K Q32T1, RND4K Q1T1, read and write");
-  AddCommonOptions(*quick_cmd, quick.common);
-  AddJobOptions(*quick_cmd, quick.job, JobOptionSet::kQuick);
-  AddAgentTargetOptions(*quick_cmd, quick.remote);
-  AddProtocolOptions(*quick_cmd, quick.protocol);
-
   AgentCommandOptions agent;
-  CLI::App* agent_cmd = app.add_subcommand("agent", "serve jobs, telemetry and network tests to nasperf clients (run on the NAS)");
-  agent_cmd->add_option("--listen", agent.listen, "ADDR:PORT to listen on (default 127.0.0.1:7070; port 0: any free port)");
-  agent_cmd->add_option("--root", agent.root, "directory every client path is confined to (default .)");
-  agent_cmd->add_option("--token-file", agent.token_file, "shared secret, mode 0600, at least 16 bytes");
-  agent_cmd->add_flag("--insecure", agent.insecure, "no token (tests only; loopback addresses only)");
-  agent_cmd->add_flag("--json", agent.json, "the start line as JSON");
-
   SweepCommandOptions sweep;
-  CLI::App* sweep_cmd = app.add_subcommand(
-      "sweep", "iozone-style sweep on TARGET: throughput against file size, and where the caches stop");
-  AddCommonOptions(*sweep_cmd, sweep.common);
-  AddProtocolOptions(*sweep_cmd, sweep.protocol);
-  AddAgentTargetOptions(*sweep_cmd, sweep.remote);
-  sweep_cmd->add_option("TARGET", sweep.target, "a directory, smb://USER@HOST/SHARE/DIR or nfs://HOST/EXPORT/DIR (default .)");
-  sweep_cmd->add_option("--min", sweep.min, "smallest file (default 64k); sizes double up to --max");
-  sweep_cmd->add_option("--max", sweep.max, "largest file (default: twice the RAM that can cache it, within free space)");
-  sweep_cmd->add_option("--record", sweep.record, "record (I/O) size, or a list: 4k,64k,1m (default 64k)");
-  sweep_cmd->add_option("--tests", sweep.tests, "any of write,rewrite,read,reread,randread,randwrite (default all)");
-  sweep_cmd->add_option("--repeat", sweep.repeat, "run each point N times and report the median");
-  sweep_cmd->add_option("--engine", sweep.engine, "psync | io_uring (default psync, like iozone; a share uses its protocol's)");
-  sweep_cmd->add_option("--pattern", sweep.pattern, "write data: random | zero | compressible:N");
-  sweep_cmd->add_option("--nas-ram", sweep.nas_ram, "RAM of the NAS behind TARGET, when it is a network share");
-  sweep_cmd->add_flag("--direct", sweep.direct, "O_DIRECT: bypass the page cache");
-  sweep_cmd->add_flag("--fsync", sweep.fsync, "write tests end with fsync inside the measured time (iozone -e)");
-  sweep_cmd->add_flag("--drop-caches", sweep.drop_caches, "also drop every cache (/proc/sys/vm/drop_caches, root)");
-
   ResultsCommandOptions results;
-  CLI::App* results_cmd = AddResultsCommand(app, results);
-
   NetCommandOptions net;
-  CLI::App* net_cmd = AddNetCommand(app, net);
-
   ReportCommandOptions report;
-  AddReportCommand(app, report);
-  CLI::App* report_cmd = app.get_subcommand("report");
-
   CleanCommandOptions clean;
-  AddCleanCommand(app, clean);
-  CLI::App* clean_cmd = app.get_subcommand("clean");
-
-  CLI::App* info_cmd = app.add_subcommand("info", "what nasperf knows about this machine and TARGET's storage");
   std::string info_target = ".";
   bool info_json = false;
-  info_cmd->add_option("TARGET", info_target, "a path, block device or null: (default .)");
-  info_cmd->add_flag("--json", info_json, "JSON on stdout");
 
+  CLI::App* run_cmd = nullptr;
+  CLI::App* quick_cmd = nullptr;
+  CLI::App* agent_cmd = nullptr;
+  CLI::App* sweep_cmd = nullptr;
+  CLI::App* results_cmd = nullptr;
+  CLI::App* net_cmd = nullptr;
+  CLI::App* report_cmd = nullptr;
+  CLI::App* clean_cmd = nullptr;
+  CLI::App* info_cmd = nullptr;
   // Not for users: commands a protocol runs itself (the SMB helper process), hidden from
   // --help, named by the scheme table and run by the protocol's code.
   std::vector<std::pair<CLI::App*, const Scheme*>> hidden_cmds;
-  for (const Scheme& scheme : Schemes()) {
-    if (scheme.hidden_command.empty()) continue;
-    hidden_cmds.emplace_back(app.add_subcommand(scheme.hidden_command, ""), &scheme);
-    hidden_cmds.back().first->group("");
-  }
-  auto hidden_cmd = [&]() -> const Scheme* {
+
+  const Scheme* HiddenCommand() const {
     for (const auto& [cmd, scheme] : hidden_cmds)
       if (*cmd) return scheme;
     return nullptr;
-  };
+  }
+};
 
-  net.common.command_line = run.common.command_line = quick.common.command_line = sweep.common.command_line = results.common.command_line = report.filters.common.command_line =
-      RedactedCommandLine(argc, argv);
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
-    // Name a mistyped command or `results` subcommand instead of CLI11's generic line.
-    CLI::App* level = &app;
-    std::string path = "";
-    for (int i = 1; i < argc && i <= 2 && argv[i][0] != '-'; ++i) {
-      std::string names;
-      CLI::App* found = nullptr;
-      for (CLI::App* sub : level->get_subcommands([](CLI::App*) { return true; })) {
-        if (sub->get_name() == argv[i]) found = sub;
-        names += (names.empty() ? "" : ", ") + sub->get_name();
-      }
-      if (names.empty()) break;
-      if (!found) {
-        std::fprintf(stderr, "nasperf: unknown %scommand '%s' (commands: %s)\n", path.c_str(), OneLine(argv[i]).c_str(),
-                     names.c_str());
-        return 2;
-      }
-      level = found;
-      path += found->get_name() + " ";
+void AddJobCommands(CLI::App& app, Commands& c) {
+  c.run_cmd = app.add_subcommand("run", "run one job against TARGET");
+  AddCommonOptions(*c.run_cmd, c.run.common);
+  AddJobOptions(*c.run_cmd, c.run.job, JobOptionSet::kFull);
+  AddAgentTargetOptions(*c.run_cmd, c.run.remote);
+  AddProtocolOptions(*c.run_cmd, c.run.protocol);
+
+  c.quick_cmd = app.add_subcommand(
+      "quick", "CrystalDiskMark's set on TARGET: SEQ1M Q8T1, SEQ1M Q1T1, RND4K Q32T1, RND4K Q1T1, read and write");
+  AddCommonOptions(*c.quick_cmd, c.quick.common);
+  AddJobOptions(*c.quick_cmd, c.quick.job, JobOptionSet::kQuick);
+  AddAgentTargetOptions(*c.quick_cmd, c.quick.remote);
+  AddProtocolOptions(*c.quick_cmd, c.quick.protocol);
+}
+
+void AddAgentCommand(CLI::App& app, Commands& c) {
+  AgentCommandOptions& agent = c.agent;
+  c.agent_cmd = app.add_subcommand("agent", "serve jobs, telemetry and network tests to nasperf clients (run on the NAS)");
+  c.agent_cmd->add_option("--listen", agent.listen, "ADDR:PORT to listen on (default 127.0.0.1:7070; port 0: any free port)");
+  c.agent_cmd->add_option("--root", agent.root, "directory every client path is confined to (default .)");
+  c.agent_cmd->add_option("--token-file", agent.token_file, "shared secret, mode 0600, at least 16 bytes");
+  c.agent_cmd->add_flag("--insecure", agent.insecure, "no token (tests only; loopback addresses only)");
+  c.agent_cmd->add_flag("--json", agent.json, "the start line as JSON");
+}
+
+void AddSweepCommand(CLI::App& app, Commands& c) {
+  SweepCommandOptions& sweep = c.sweep;
+  CLI::App* cmd = c.sweep_cmd = app.add_subcommand(
+      "sweep", "iozone-style sweep on TARGET: throughput against file size, and where the caches stop");
+  AddCommonOptions(*cmd, sweep.common);
+  AddProtocolOptions(*cmd, sweep.protocol);
+  AddAgentTargetOptions(*cmd, sweep.remote);
+  cmd->add_option("TARGET", sweep.target, "a directory, smb://USER@HOST/SHARE/DIR or nfs://HOST/EXPORT/DIR (default .)");
+  cmd->add_option("--min", sweep.min, "smallest file (default 64k); sizes double up to --max");
+  cmd->add_option("--max", sweep.max, "largest file (default: twice the RAM that can cache it, within free space)");
+  cmd->add_option("--record", sweep.record, "record (I/O) size, or a list: 4k,64k,1m (default 64k)");
+  cmd->add_option("--tests", sweep.tests, "any of write,rewrite,read,reread,randread,randwrite (default all)");
+  cmd->add_option("--repeat", sweep.repeat, "run each point N times and report the median");
+  cmd->add_option("--engine", sweep.engine, "psync | io_uring (default psync, like iozone; a share uses its protocol's)");
+  cmd->add_option("--pattern", sweep.pattern, "write data: random | zero | compressible:N");
+  cmd->add_option("--nas-ram", sweep.nas_ram, "RAM of the NAS behind TARGET, when it is a network share");
+  cmd->add_flag("--direct", sweep.direct, "O_DIRECT: bypass the page cache");
+  cmd->add_flag("--fsync", sweep.fsync, "write tests end with fsync inside the measured time (iozone -e)");
+  cmd->add_flag("--drop-caches", sweep.drop_caches, "also drop every cache (/proc/sys/vm/drop_caches, root)");
+}
+
+void AddStoredAndInfoCommands(CLI::App& app, Commands& c) {
+  c.results_cmd = AddResultsCommand(app, c.results);
+  c.net_cmd = AddNetCommand(app, c.net);
+  AddReportCommand(app, c.report);
+  c.report_cmd = app.get_subcommand("report");
+  AddCleanCommand(app, c.clean);
+  c.clean_cmd = app.get_subcommand("clean");
+  c.info_cmd = app.add_subcommand("info", "what nasperf knows about this machine and TARGET's storage");
+  c.info_cmd->add_option("TARGET", c.info_target, "a path, block device or null: (default .)");
+  c.info_cmd->add_flag("--json", c.info_json, "JSON on stdout");
+}
+
+void AddHiddenCommands(CLI::App& app, Commands& c) {
+  for (const Scheme& scheme : Schemes()) {
+    if (scheme.hidden_command.empty()) continue;
+    c.hidden_cmds.emplace_back(app.add_subcommand(scheme.hidden_command, ""), &scheme);
+    c.hidden_cmds.back().first->group("");
+  }
+}
+
+// A parse error as one line: a mistyped command or `results` subcommand is named, with
+// the commands there are, instead of CLI11's generic line. Exit status 2.
+int ExplainParseError(CLI::App& app, int argc, char** argv, const CLI::ParseError& e) {
+  CLI::App* level = &app;
+  std::string path = "";
+  for (int i = 1; i < argc && i <= 2 && argv[i][0] != '-'; ++i) {
+    std::string names;
+    CLI::App* found = nullptr;
+    for (CLI::App* sub : level->get_subcommands([](CLI::App*) { return true; })) {
+      if (sub->get_name() == argv[i]) found = sub;
+      names += (names.empty() ? "" : ", ") + sub->get_name();
     }
-    std::fprintf(stderr, "nasperf: %s (see nasperf --help)\n", OneLine(e.what()).c_str());
+    if (names.empty()) break;
+    if (!found) {
+      std::fprintf(stderr, "nasperf: unknown %scommand '%s' (commands: %s)\n", path.c_str(), OneLine(argv[i]).c_str(),
+                   names.c_str());
+      return 2;
+    }
+    level = found;
+    path += found->get_name() + " ";
+  }
+  std::fprintf(stderr, "nasperf: %s (see nasperf --help)\n", OneLine(e.what()).c_str());
+  return 2;
+}
+
+int RunHiddenCommand(const Scheme& scheme) {
+  Result<const SchemeCode*> code = LoadScheme(scheme);
+  if (!code.ok() || !code.value()->run_hidden_command) {
+    std::fprintf(stderr, "nasperf %s: %s\n", scheme.hidden_command.c_str(),
+                 code.ok() ? "not provided by its protocol" : code.status().message().c_str());
     return 2;
   }
+  return code.value()->run_hidden_command();
+}
 
+int Dispatch(const Commands& c) {
   // Commands that run I/O jobs own Ctrl-C and SIGTERM from here on: the flag stops the run
   // and the normal unwind removes our files. Every other command keeps the default
   // disposition, so a signal ends it at once wherever it waits (a read of a FIFO, a long
   // import): nobody would poll the flag there. Its writes are SQLite transactions or a
   // rename into place, which an abrupt end leaves whole.
-  if (*run_cmd || *quick_cmd || *sweep_cmd || *net_cmd || *agent_cmd || hidden_cmd()) InstallInterruptHandler();
+  if (*c.run_cmd || *c.quick_cmd || *c.sweep_cmd || *c.net_cmd || *c.agent_cmd || c.HiddenCommand())
+    InstallInterruptHandler();
+  if (*c.run_cmd) return RunCommand(c.run);
+  if (const Scheme* scheme = c.HiddenCommand()) return RunHiddenCommand(*scheme);
+  if (*c.quick_cmd) return QuickCommand(c.quick);
+  if (*c.agent_cmd) return AgentCommand(c.agent);
+  if (*c.net_cmd) return NetCommand(c.net);
+  if (*c.sweep_cmd) return SweepCommand(c.sweep);
+  if (*c.results_cmd) return ResultsCommand(*c.results_cmd, c.results);
+  if (*c.report_cmd) return ReportCommand(c.report);
+  if (*c.info_cmd) return InfoCommand(c.info_target, c.info_json);
+  if (*c.clean_cmd) return CleanCommand(c.clean);
+  return 2;
+}
+
+}  // namespace
+
+int CliMain(int argc, char** argv) {
+  CLI::App app{"nasperf " NASPERF_VERSION " — measure storage end to end and say where the throughput goes"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", NASPERF_VERSION);
+  Commands c;
+  AddJobCommands(app, c);
+  AddAgentCommand(app, c);
+  AddSweepCommand(app, c);
+  AddStoredAndInfoCommands(app, c);
+  AddHiddenCommands(app, c);
+
+  const std::string command_line = RedactedCommandLine(argc, argv);
+  for (CommonOptions* common : {&c.net.common, &c.run.common, &c.quick.common, &c.sweep.common, &c.results.common,
+                                &c.report.filters.common})
+    common->command_line = command_line;
   try {
-    if (*run_cmd) return RunCommand(run);
-    if (const Scheme* scheme = hidden_cmd()) {
-      Result<const SchemeCode*> code = LoadScheme(*scheme);
-      if (!code.ok() || !code.value()->run_hidden_command) {
-        std::fprintf(stderr, "nasperf %s: %s\n", scheme->hidden_command.c_str(),
-                     code.ok() ? "not provided by its protocol" : code.status().message().c_str());
-        return 2;
-      }
-      return code.value()->run_hidden_command();
-    }
-    if (*quick_cmd) return QuickCommand(quick);
-    if (*agent_cmd) return AgentCommand(agent);
-    if (*net_cmd) return NetCommand(net);
-    if (*sweep_cmd) return SweepCommand(sweep);
-    if (*results_cmd) return ResultsCommand(*results_cmd, results);
-    if (*report_cmd) return ReportCommand(report);
-    if (*info_cmd) return InfoCommand(info_target, info_json);
-    if (*clean_cmd) return CleanCommand(clean);
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
+    return ExplainParseError(app, argc, argv, e);
+  }
+  try {
+    return Dispatch(c);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "nasperf: internal error: %s\n", OneLine(e.what()).c_str());
     return 1;
   }
-  return 2;
 }
 
 }  // namespace nasperf
