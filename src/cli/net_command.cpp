@@ -93,73 +93,78 @@ CLI::App* AddNetCommand(CLI::App& app, NetCommandOptions& o) {
   return cmd;
 }
 
-int NetCommand(const NetCommandOptions& o) {
-  // Everything the user typed is checked before anything is opened or stored.
-  if (o.dir != "up" && o.dir != "down" && o.dir != "both")
-    return ReportFailure(Status::BadInput(fmt::format("--dir must be up, down or both, not '{}'", o.dir)));
-  Result<uint64_t> streams = ParseCount(o.streams, "--streams");
-  if (!streams.ok()) return ReportFailure(streams.status());
-  if (streams.value() < 1 || streams.value() > kMaxStreams)
-    return ReportFailure(Status::BadInput(fmt::format("--streams must be 1..{}, not {}", kMaxStreams, o.streams)));
-  Result<double> seconds = ParseDuration(o.time);
-  if (!seconds.ok()) return ReportFailure(Status::BadInput("--time: " + seconds.status().message()));
-  if (!(seconds.value() > 0) || seconds.value() > 3600)
-    return ReportFailure(Status::BadInput(fmt::format("--time must be more than 0 and at most 1h, not '{}'", o.time)));
-  Result<double> omit = ParseDuration(o.omit);
-  if (!omit.ok()) return ReportFailure(Status::BadInput(fmt::format("--omit: {}", omit.status().message())));
-  if (!(omit.value() >= 0) || omit.value() > 60)
-    return ReportFailure(Status::BadInput(fmt::format("--omit must be 0 .. 60 s, not '{}'", o.omit)));
-  Result<uint64_t> bs = ParseSize(o.bs);
-  if (!bs.ok()) return ReportFailure(Status::BadInput("--bs: " + bs.status().message()));
-  if (bs.value() < 1 || bs.value() > (64ull << 20))
-    return ReportFailure(Status::BadInput(fmt::format("--bs must be 1 B .. 64 MiB, not '{}'", o.bs)));
-  Result<AgentAddress> address = ParseAgentAddress(o.address);
-  if (!address.ok()) return ReportFailure(address.status());
-  Result<std::string> token = LoadClientToken(o.token_file);
-  if (!token.ok()) return ReportFailure(token.status());
-  Result<std::map<std::string, std::string>> tags = ParseTags(o.common.tags);
-  if (!tags.ok()) return ReportFailure(tags.status());
-  Result<RunRecorder> recorder = RunRecorder::Open(o.common, "net");
-  if (!recorder.ok()) return ReportFailure(recorder.status());
+namespace {
 
+// What the user typed, checked, before anything is opened or stored.
+struct NetRequest {
+  uint32_t streams = 1;
+  double seconds = 0;
+  double omit_s = 0;
+  uint64_t bs = 0;
+  AgentAddress address;
+  std::string token;
+  std::map<std::string, std::string> tags;
+};
+
+Result<NetRequest> ParseNetRequest(const NetCommandOptions& o) {
+  NetRequest q;
+  if (o.dir != "up" && o.dir != "down" && o.dir != "both")
+    return Status::BadInput(fmt::format("--dir must be up, down or both, not '{}'", o.dir));
+  Result<uint64_t> streams = ParseCount(o.streams, "--streams");
+  if (!streams.ok()) return streams.status();
+  if (streams.value() < 1 || streams.value() > kMaxStreams)
+    return Status::BadInput(fmt::format("--streams must be 1..{}, not {}", kMaxStreams, o.streams));
+  q.streams = static_cast<uint32_t>(streams.value());
+  Result<double> seconds = ParseDuration(o.time);
+  if (!seconds.ok()) return Status::BadInput("--time: " + seconds.status().message());
+  if (!(seconds.value() > 0) || seconds.value() > 3600)
+    return Status::BadInput(fmt::format("--time must be more than 0 and at most 1h, not '{}'", o.time));
+  q.seconds = seconds.value();
+  Result<double> omit = ParseDuration(o.omit);
+  if (!omit.ok()) return Status::BadInput(fmt::format("--omit: {}", omit.status().message()));
+  if (!(omit.value() >= 0) || omit.value() > 60)
+    return Status::BadInput(fmt::format("--omit must be 0 .. 60 s, not '{}'", o.omit));
+  q.omit_s = omit.value();
+  Result<uint64_t> bs = ParseSize(o.bs);
+  if (!bs.ok()) return Status::BadInput("--bs: " + bs.status().message());
+  if (bs.value() < 1 || bs.value() > (64ull << 20))
+    return Status::BadInput(fmt::format("--bs must be 1 B .. 64 MiB, not '{}'", o.bs));
+  q.bs = bs.value();
+  Result<AgentAddress> address = ParseAgentAddress(o.address);
+  if (!address.ok()) return address.status();
+  q.address = address.value();
+  Result<std::string> token = LoadClientToken(o.token_file);
+  if (!token.ok()) return token.status();
+  q.token = token.value();
+  Result<std::map<std::string, std::string>> tags = ParseTags(o.common.tags);
+  if (!tags.ok()) return tags.status();
+  q.tags = tags.value();
+  return q;
+}
+
+// The run a network test is stored as: the streams are its threads, the omit interval
+// its ramp.
+RunResult NetRunRecord(const NetCommandOptions& o, const NetRequest& q) {
   RunResult run;
   run.name = o.common.name;
-  run.tags = tags.value();
-  run.target = "net://" + address.value().text();
+  run.tags = q.tags;
+  run.target = "net://" + q.address.text();
   run.engine = "net";
   run.job.rw = o.dir == "up" ? AccessPattern::kWrite : o.dir == "down" ? AccessPattern::kRead : AccessPattern::kReadWrite;
-  run.job.threads = static_cast<uint32_t>(streams.value());
-  run.job.bs = bs.value();
+  run.job.threads = q.streams;
+  run.job.bs = q.bs;
   run.job.qd = 1;
   run.job.size = 0;
-  run.job.time_s = seconds.value();
-  run.job.ramp_s = omit.value();  // the omit interval is a ramp: run, not counted
+  run.job.time_s = q.seconds;
+  run.job.ramp_s = q.omit_s;  // the omit interval is a ramp: run, not counted
   run.job.time_based = true;
   run.job.engine = "net";
-  const std::string started_at = UtcTimestamp();
+  return run;
+}
 
-  net::NetTestOptions options;
-  options.address = address.value();
-  options.token = token.value();
-  options.dir = o.dir;
-  options.streams = static_cast<uint32_t>(streams.value());
-  options.seconds = seconds.value();
-  options.omit_s = omit.value();
-  options.bs = bs.value();
-  options.zerocopy = !o.no_zerocopy;
-  ProgressLine progress(!o.common.json);
-  progress.SetLabel("net " + o.dir);
-  options.on_sample = [&](const Sample& s) { progress.Show(s); };
-  net::NetTestOutcome outcome = net::RunNetTest(options);
-  progress.Clear();
+// What the test measured, into the run: the figures and the notes that say what they are.
+void AddNetFigures(const NetCommandOptions& o, const net::NetTestOutcome& outcome, RunResult& run) {
   const net::NetTestResult& r = outcome.result;
-  // Nothing moved (no agent, refused token, bad session): nothing to store.
-  if (!r.measured) return ReportFailure(outcome.status);
-
-  run.inventory = GatherInventory(".");
-  if (Status s = recorder.value().Begin(run); !s.ok()) return ReportFailure(s);
-  RunResult begun = run;
-  run.started_at = begun.started_at = started_at;
   auto direction = [](const net::NetDirection& d) {
     return SummariseDirection(d.bytes, 0, d.seconds, 0, nullptr);
   };
@@ -187,15 +192,50 @@ int NetCommand(const NetCommandOptions& o) {
   else if (r.up)
     run.notes.push_back("up figure is what the agent received; per-second samples are what the client sent");
   if (!r.agent_report_note.empty()) run.notes.push_back(r.agent_report_note);
+}
+
+}  // namespace
+
+int NetCommand(const NetCommandOptions& o) {
+  Result<NetRequest> request = ParseNetRequest(o);
+  if (!request.ok()) return ReportFailure(request.status());
+  const NetRequest& q = request.value();
+  Result<RunRecorder> recorder = RunRecorder::Open(o.common, "net");
+  if (!recorder.ok()) return ReportFailure(recorder.status());
+  RunResult run = NetRunRecord(o, q);
+  const std::string started_at = UtcTimestamp();
+
+  net::NetTestOptions options;
+  options.address = q.address;
+  options.token = q.token;
+  options.dir = o.dir;
+  options.streams = q.streams;
+  options.seconds = q.seconds;
+  options.omit_s = q.omit_s;
+  options.bs = q.bs;
+  options.zerocopy = !o.no_zerocopy;
+  ProgressLine progress(!o.common.json);
+  progress.SetLabel("net " + o.dir);
+  options.on_sample = [&](const Sample& s) { progress.Show(s); };
+  net::NetTestOutcome outcome = net::RunNetTest(options);
+  progress.Clear();
+  // Nothing moved (no agent, refused token, bad session): nothing to store.
+  if (!outcome.result.measured) return ReportFailure(outcome.status);
+
+  run.inventory = GatherInventory(".");
+  if (Status s = recorder.value().Begin(run); !s.ok()) return ReportFailure(s);
+  RunResult begun = run;
+  run.started_at = begun.started_at = started_at;
+  AddNetFigures(o, outcome, run);
   Status stored = recorder.value().Finish(run, begun);
 
   if (o.common.json) {
     nlohmann::ordered_json doc = DocumentToJson({run});
-    doc["runs"][0]["net"] = NetJson(r, options.omit_s);
+    doc["runs"][0]["net"] = NetJson(outcome.result, options.omit_s);
     std::printf("%s\n", doc.dump(2).c_str());
-  }
-  else
+  } else {
     std::printf("%s%s", RunTable(run).c_str(), StoredLine(recorder.value(), {run}).c_str());
+  }
   std::fflush(stdout);
   if (!outcome.status.ok()) {
     if (outcome.status.kind() != ErrorKind::kInterrupted)
