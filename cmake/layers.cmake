@@ -8,6 +8,8 @@
 # nasperf_base and the LIBS. "nasperf" (include/nasperf, the public contract) is below
 # every layer.
 set(NASPERF_LAYER_CHECK ${CMAKE_CURRENT_LIST_DIR}/check_layer_includes.cmake)
+# Make (unlike Ninja) does not create an output's directory.
+file(MAKE_DIRECTORY ${CMAKE_BINARY_DIR}/layers)
 
 function(nasperf_layer)
   cmake_parse_arguments(L "" "NAME;EXCLUDE" "DEPS;LIBS;SOURCES" ${ARGN})
