@@ -3,7 +3,6 @@
 
 #include <fcntl.h>
 #include <sys/stat.h>
-#include <sys/vfs.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -101,19 +100,6 @@ Result<std::unique_ptr<SweepableTarget>> MakeSweepTarget(const std::string& spec
   if (::stat(spec.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
     return Status::BadInput("sweep: TARGET '" + spec + "' is not a directory (a sweep creates its own test file there)");
   return std::unique_ptr<SweepableTarget>(new SweepFile(spec));
-}
-
-bool IsNetworkFileSystem(const std::string& directory, std::string* type) {
-  struct statfs fs {};
-  if (::statfs(directory.c_str(), &fs) != 0) return false;
-  switch (static_cast<unsigned long>(fs.f_type)) {
-    case 0x6969: *type = "nfs"; return true;
-    case 0xFF534D42: *type = "cifs"; return true;
-    case 0xFE534D42: *type = "smb2"; return true;
-    case 0x517B: *type = "smb"; return true;
-    case 0x65735546: *type = "fuse"; return true;
-    default: return false;
-  }
 }
 
 }  // namespace nasperf

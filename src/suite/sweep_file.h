@@ -49,8 +49,4 @@ class SweepFile final : public SweepableTarget {
 // calls Check); iscsi://, null:, files and devices are BadInput.
 Result<std::unique_ptr<SweepableTarget>> MakeSweepTarget(const std::string& spec, const TargetOptions& options);
 
-// The file system at `directory` is a network one (NFS, SMB/CIFS, FUSE): its server
-// caches too, and dropping this machine's cache does not empty the server's.
-bool IsNetworkFileSystem(const std::string& directory, std::string* type);
-
 }  // namespace nasperf

@@ -15,6 +15,7 @@
 #include "sysinfo/dirty_limits.h"
 #include "sysinfo/host_info.h"
 #include "target/page_cache.h"
+#include "sysinfo/mount_info.h"
 
 namespace nasperf {
 namespace {
@@ -36,7 +37,7 @@ void NoteCaches(const SweepRequest& r, const SweepableTarget& file, SweepSetup& 
       setup.notes.push_back(file.description() +
                             " is a share: the NAS caches the file in its RAM, which is unknown; give --nas-ram to "
                             "mark the points it can cache");
-  } else if (IsNetworkFileSystem(r.target, &fs_type)) {
+  } else if (sysinfo::IsNetworkFileSystem(r.target, &fs_type)) {
     // O_DIRECT bypasses this machine's cache only: the server's RAM still serves the
     // file, so the points are marked against the NAS's RAM as on a share.
     if (r.direct) {

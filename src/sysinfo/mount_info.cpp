@@ -1,6 +1,8 @@
 // Parses /proc/self/mountinfo and finds the mount under a path.
 #include "sysinfo/mount_info.h"
 
+#include <sys/vfs.h>
+
 #include <sstream>
 
 #include "sysinfo/sysfs_read.h"
@@ -119,6 +121,19 @@ std::optional<std::string> OptionValue(const std::string& options, const std::st
     }
   }
   return std::nullopt;
+}
+
+bool IsNetworkFileSystem(const std::string& directory, std::string* type) {
+  struct statfs fs {};
+  if (::statfs(directory.c_str(), &fs) != 0) return false;
+  switch (static_cast<unsigned long>(fs.f_type)) {
+    case 0x6969: *type = "nfs"; return true;
+    case 0xFF534D42: *type = "cifs"; return true;
+    case 0xFE534D42: *type = "smb2"; return true;
+    case 0x517B: *type = "smb"; return true;
+    case 0x65735546: *type = "fuse"; return true;
+    default: return false;
+  }
 }
 
 }  // namespace nasperf::sysinfo

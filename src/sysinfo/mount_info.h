@@ -22,6 +22,11 @@ struct MountEntry {
 };
 
 // Every well-formed line, in file order; malformed lines are skipped.
+// The file system at `directory` is a network one (the kernel's NFS, SMB/CIFS or FUSE
+// clients, by statfs magic): its server caches too, and dropping this machine's cache
+// does not empty the server's. `type` gets the kernel's name for it.
+bool IsNetworkFileSystem(const std::string& directory, std::string* type);
+
 std::vector<MountEntry> ParseMountInfo(std::string_view text);
 
 // The mount that holds `absolute_path` (already canonical): the longest mount point that is the
