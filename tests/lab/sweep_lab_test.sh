@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Lab test: `nasperf sweep` over an SMB share and an NFS export. The sweep's one test file
+# Lab test: `nasperf sweep` over an SMB share and an NFS export, and on the NAS's agent. The sweep's one test file
 # lives on the NAS: each write test starts it afresh, the read tests read what the write
 # test left, --nas-ram marks the points the NAS's RAM can cache, and nothing is left on
 # the share afterwards.
@@ -53,6 +53,33 @@ for protocol in smb nfs; do
     --no-store >"$work/$protocol.txt" 2>&1 || true
   check "$protocol: the table says there is no client cache" grep -q "no client cache, NAS RAM 2 MiB" "$work/$protocol.txt"
 done
+
+# The same suite on the NAS's agent (issue 16): `sweep --on` plans and runs every point
+# there, in the agent's root on the NAS's ext4, and the client stores each point as it comes.
+agent_sweep_ok() {
+  python3 - "$work/agent.json" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+runs, sweep = doc["runs"], doc["sweep"]
+assert [(r["job"]["size"], r["test"]) for r in runs] == \
+    [(s, t) for s in (1 << 20, 2 << 20, 4 << 20) for t in ("write", "read")], [(r["job"]["size"], r["test"]) for r in runs]
+for r in runs:
+    assert not r["partial"], r.get("error")
+    assert r.get("measured_on") == "nas", r.get("measured_on")
+    direction = "write" if r["test"] == "write" else "read"
+    assert r[direction]["bytes"] == r["job"]["size"], r[direction]
+assert not sweep["partial"] and len(sweep["curves"]) == 2, sweep
+print(f"agent: {len(runs)} points, read of 4 MiB {runs[-1]['read']['mb_per_s']:.1f} MB/s", file=sys.stderr)
+PY
+}
+agent_root="$(lab_json dir)/mnt/ext4/agent"
+mkdir -p "$agent_root/sweep"
+rc=0
+"$nasperf" sweep sweep --on "$(lab_json agent)" --token-file "$(lab_json token_file)" --min 1m --max 4m --record 1m \
+  --tests write,read --json --db "$work/agent.db" >"$work/agent.json" 2>"$work/agent.err" || rc=$?
+check "agent: sweep --on exits 0 ($(head -c 300 "$work/agent.err"))" test "$rc" -eq 0
+check "agent: every point ran on the NAS, complete" agent_sweep_ok
+check "agent: no .nasperf file left in the agent's root" bash -c "! compgen -G '$agent_root/sweep/.nasperf-*' >/dev/null"
 
 share_dir="$(lab_json dir)/mnt/ext4"
 check "no .nasperf file left on the NAS" bash -c "! compgen -G '$share_dir/*/.nasperf-*' >/dev/null"
