@@ -28,6 +28,18 @@ TEST(Inventory, PathTargetHasHostAndTarget) {
   EXPECT_TRUE(inventory["host"]["cpu"]["model"].is_string());
 }
 
+TEST(Inventory, LiveInventoryRoundTripsThroughItsJson) {
+  testing::TempDir dir;
+  for (const std::string& target : {std::string("null:"), dir.path(), std::string("smb://u@127.0.0.1/share")}) {
+    Inventory gathered = GatherInventory(target);
+    ordered_json json = InventoryToJson(gathered);
+    Inventory decoded = InventoryFromJson(json);
+    EXPECT_EQ(decoded, gathered) << target;
+    EXPECT_EQ(InventoryToJson(decoded).dump(2), json.dump(2)) << target;
+    EXPECT_EQ(InventoryText(json), InventoryText(gathered)) << target;
+  }
+}
+
 TEST(Inventory, FlattenGivesDottedKeysAndUnknownForNull) {
   ordered_json inventory = ordered_json::parse(R"json({
     "host": {"cpu": {"model": "AMD EPYC 7302", "governor": null, "cores_logical": 32},
