@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "agent/cancellable_engine.h"
+#include "model/inventory_json.h"
 #include "suite/cold_reads.h"
 #include "suite/job_site.h"
 #include "suite/run_session.h"
@@ -67,8 +68,8 @@ nlohmann::ordered_json InventoryOf(const ResolvedDir& dir) {
   struct stat by_fd {}, by_path {};
   if (::fstat(dir.fd.get(), &by_fd) == 0 && ::lstat(dir.real_path.c_str(), &by_path) == 0 &&
       S_ISDIR(by_path.st_mode) && by_path.st_dev == by_fd.st_dev && by_path.st_ino == by_fd.st_ino)
-    return GatherInventory(dir.real_path);
-  nlohmann::ordered_json inventory = GatherInventory("null:");
+    return InventoryToJson(GatherInventory(dir.real_path));
+  nlohmann::ordered_json inventory = InventoryToJson(GatherInventory("null:"));
   inventory["target_note"] = dir.real_path + " was moved or replaced during the job: target not described";
   return inventory;
 }

@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "agent/agent_job.h"
+#include "model/inventory_json.h"
 #include "wire/auth.h"
 #include "wire/messages.h"
 #include "net/net_service.h"
@@ -199,7 +200,7 @@ class ControlSession {
       case MessageType::kPing: Send(MessageType::kPong, nlohmann::json::object()); return;
       case MessageType::kPong: return;
       case MessageType::kInventoryGet:
-        Send(MessageType::kInventory, {{"inventory", GatherInventory(ctx_.root.real_path())}});
+        Send(MessageType::kInventory, {{"inventory", InventoryToJson(GatherInventory(ctx_.root.real_path()))}});
         return;
       case MessageType::kJobStart: return StartJob(std::get<JobStartMsg>(frame.body));
       case MessageType::kJobCancel:

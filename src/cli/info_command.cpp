@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "cli/commands.h"
+#include "model/inventory_json.h"
 #include "nasperf/status.h"
 #include "nasperf/version.h"
 #include "proto/url.h"
@@ -28,12 +29,12 @@ int InfoCommand(const std::string& target_arg, bool json) {
       return ReportFailure(ErrnoStatus("TARGET:", target, errno, ErrorKind::kBadInput));
     }
   }
-  nlohmann::ordered_json inventory = GatherInventory(target);
+  Inventory inventory = GatherInventory(target);
   std::string out;
   if (json) {
     nlohmann::ordered_json document;
     document["nasperf"]["version"] = NASPERF_VERSION;
-    document["inventory"] = std::move(inventory);
+    document["inventory"] = InventoryToJson(inventory);
     out = document.dump(2) + "\n";
   } else {
     out = InventoryText(inventory);

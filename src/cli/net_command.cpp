@@ -12,6 +12,7 @@
 #include "cli/run_recorder.h"
 #include "core/runner.h"
 #include "base/units.h"
+#include "model/inventory_json.h"
 #include "net/net_client.h"
 #include "base/clock.h"
 #include "model/run_json.h"
@@ -222,7 +223,7 @@ int NetCommand(const NetCommandOptions& o) {
   // Nothing moved (no agent, refused token, bad session): nothing to store.
   if (!outcome.result.measured) return ReportFailure(outcome.status);
 
-  run.inventory = GatherInventory(".");
+  run.inventory = InventoryToJson(GatherInventory("."));
   if (Status s = recorder.value().Begin(run); !s.ok()) return ReportFailure(s);
   RunResult begun = run;
   run.started_at = begun.started_at = started_at;

@@ -3,39 +3,29 @@
 
 #include <fmt/format.h>
 
-#include <initializer_list>
+#include "model/inventory_json.h"
 
 namespace nasperf {
 
-using nlohmann::ordered_json;
-
 namespace {
 
-const ordered_json& At(const ordered_json& j, std::initializer_list<const char*> path) {
-  static const ordered_json kNull;
-  const ordered_json* node = &j;
-  for (const char* key : path) {
-    if (!node->is_object() || !node->contains(key)) return kNull;
-    node = &(*node)[key];
-  }
-  return *node;
+std::string Text(const std::optional<std::string>& value) { return value ? *value : "unknown"; }
+
+template <typename T>
+std::string Text(const std::optional<T>& value) {
+  return value ? std::to_string(*value) : "unknown";
 }
 
-std::string Text(const ordered_json& value) {
-  if (value.is_null()) return "unknown";
-  if (value.is_string()) return value.get<std::string>();
-  if (value.is_boolean()) return value.get<bool>() ? "yes" : "no";
-  if (value.is_array()) {
-    std::string joined;
-    for (const ordered_json& element : value) joined += (joined.empty() ? "" : ", ") + Text(element);
-    return joined.empty() ? "none" : joined;
-  }
-  return value.dump();
+std::string Text(const std::vector<std::string>& values) {
+  std::string joined;
+  for (const std::string& value : values) joined += (joined.empty() ? "" : ", ") + value;
+  return joined.empty() ? "none" : joined;
 }
 
-std::string Bytes(const ordered_json& value) {
-  if (!value.is_number()) return "unknown";
-  double bytes = value.get<double>();
+template <typename T>
+std::string Bytes(const std::optional<T>& value) {
+  if (!value) return "unknown";
+  double bytes = static_cast<double>(*value);
   const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
   int unit = 0;
   while (bytes >= 1024 && unit < 5) {
@@ -45,38 +35,34 @@ std::string Bytes(const ordered_json& value) {
   return unit == 0 ? fmt::format("{:.0f} B", bytes) : fmt::format("{:.1f} {}", bytes, units[unit]);
 }
 
-std::string WithUnit(const ordered_json& value, const char* unit) {
-  return value.is_null() ? "unknown" : Text(value) + " " + unit;
+template <typename T>
+std::string WithUnit(const std::optional<T>& value, const char* unit) {
+  return value ? Text(value) + " " + unit : "unknown";
 }
 
-std::string NicFacts(const ordered_json& nic) {
-  return fmt::format("driver {}, speed {}, MTU {}, duplex {}, state {}", Text(At(nic, {"driver"})),
-                     WithUnit(At(nic, {"speed_mbps"}), "Mb/s"), Text(At(nic, {"mtu"})), Text(At(nic, {"duplex"})),
-                     Text(At(nic, {"operstate"})));
+std::string NicLine(const NicFacts& nic) {
+  return fmt::format("driver {}, speed {}, MTU {}, duplex {}, state {}", Text(nic.driver),
+                     WithUnit(nic.speed_mbps, "Mb/s"), Text(nic.mtu), Text(nic.duplex), Text(nic.operstate));
 }
 
-std::string DeviceLine(const ordered_json& d) {
-  std::string kind = Text(At(d, {"kind"}));
-  if (At(d, {"backing_file"}).is_string()) kind += " of " + At(d, {"backing_file"}).get<std::string>();
-  const ordered_json& rotational = At(d, {"rotational"});
-  std::string spin =
-      rotational.is_boolean() ? (rotational.get<bool>() ? "rotational" : "non-rotational") : "rotational unknown";
-  std::string line =
-      fmt::format("{} ({}): model {}, {}, {}, scheduler {}, block {}/{} B logical/physical", Text(At(d, {"name"})),
-                  kind, Text(At(d, {"model"})), Bytes(At(d, {"size_bytes"})), spin, Text(At(d, {"scheduler"})),
-                  Text(At(d, {"logical_block_bytes"})), Text(At(d, {"physical_block_bytes"})));
-  const ordered_json& slaves = At(d, {"slaves"});
-  if (slaves.is_array() && !slaves.empty()) line += ", on " + Text(slaves);
+std::string DeviceLine(const BlockDevice& d) {
+  std::string kind = Text(d.kind);
+  if (d.backing_file) kind += " of " + *d.backing_file;
+  std::string spin = d.rotational ? (*d.rotational ? "rotational" : "non-rotational") : "rotational unknown";
+  std::string line = fmt::format("{} ({}): model {}, {}, {}, scheduler {}, block {}/{} B logical/physical",
+                                 Text(d.name), kind, Text(d.model), Bytes(d.size_bytes), spin, Text(d.scheduler),
+                                 Text(d.logical_block_bytes), Text(d.physical_block_bytes));
+  if (!d.slaves.empty()) line += ", on " + Text(d.slaves);
   return line;
 }
 
-std::string RaidLine(const ordered_json& raid) {
-  if (At(raid, {"kind"}).is_null()) return "none found";
-  std::string line = Text(At(raid, {"kind"})) + " " + Text(At(raid, {"level"}));
-  if (!At(raid, {"metadata_level"}).is_null()) line += " (metadata " + Text(At(raid, {"metadata_level"})) + ")";
-  line += ", members " + Text(At(raid, {"members"}));
-  if (!At(raid, {"chunk_bytes"}).is_null()) line += ", chunk " + Bytes(At(raid, {"chunk_bytes"}));
-  line += ", degraded devices " + Text(At(raid, {"degraded_devices"}));
+std::string RaidLine(const RaidFacts& raid) {
+  if (!raid.kind) return "none found";
+  std::string line = Text(raid.kind) + " " + Text(raid.level);
+  if (raid.metadata_level) line += " (metadata " + Text(raid.metadata_level) + ")";
+  line += ", members " + Text(raid.members);
+  if (raid.chunk_bytes) line += ", chunk " + Bytes(raid.chunk_bytes);
+  line += ", degraded devices " + Text(raid.degraded_devices);
   return line;
 }
 
@@ -85,65 +71,56 @@ void Line(std::string* out, const char* label, const std::string& text) {
 }
 
 // Host, CPU, memory, OS and NIC lines.
-void HostLines(const ordered_json& host, std::string* out) {
-  Line(out, "Host", Text(At(host, {"hostname"})));
-  const ordered_json& cpu = At(host, {"cpu"});
-  Line(out, "CPU",
-       fmt::format("{}, {} logical / {} physical cores, governor {}, max clock {}", Text(At(cpu, {"model"})),
-                   Text(At(cpu, {"cores_logical"})), Text(At(cpu, {"cores_physical"})), Text(At(cpu, {"governor"})),
-                   WithUnit(At(cpu, {"mhz_max"}), "MHz")));
-  const ordered_json& memory = At(host, {"memory"});
+void HostLines(const HostInventory& host, std::string* out) {
+  Line(out, "Host", Text(host.hostname));
+  const CpuFacts& cpu = host.cpu;
+  Line(
+      out, "CPU",
+      fmt::format("{}, {} logical / {} physical cores, governor {}, max clock {}", Text(cpu.model),
+                  Text(cpu.cores_logical), Text(cpu.cores_physical), Text(cpu.governor), WithUnit(cpu.mhz_max, "MHz")));
+  const MemoryFacts& memory = host.memory;
   Line(out, "Memory",
-       fmt::format("{} total, {} in page cache, {} available", Bytes(At(memory, {"total_bytes"})),
-                   Bytes(At(memory, {"page_cache_bytes"})), Bytes(At(memory, {"available_bytes"}))));
-  const ordered_json& os = At(host, {"os"});
+       fmt::format("{} total, {} in page cache, {} available", Bytes(memory.total_bytes),
+                   Bytes(memory.page_cache_bytes), Bytes(memory.available_bytes)));
   Line(out, "OS",
-       fmt::format("{}, kernel {} ({})", Text(At(os, {"pretty_name"})), Text(At(os, {"kernel"})),
-                   Text(At(os, {"arch"}))));
-  const ordered_json& nics = At(host, {"nics"});
-  if (nics.is_array() && !nics.empty()) {
-    for (const ordered_json& nic : nics) Line(out, "NIC", Text(At(nic, {"name"})) + ": " + NicFacts(nic));
-  } else {
-    Line(out, "NIC", "none found");
-  }
+       fmt::format("{}, kernel {} ({})", Text(host.os.pretty_name), Text(host.os.kernel), Text(host.os.arch)));
+  for (const NicFacts& nic : host.nics) Line(out, "NIC", Text(nic.name) + ": " + NicLine(nic));
+  if (host.nics.empty()) Line(out, "NIC", "none found");
 }
 
 // Target, file system, space, device, RAID and network lines.
-void TargetLines(const ordered_json& target, std::string* out) {
-  Line(out, "Target", fmt::format("{} ({})", Text(At(target, {"path"})), Text(At(target, {"kind"}))));
-  const ordered_json& fs = At(target, {"fs"});
-  if (!At(fs, {"type"}).is_null()) {
+void TargetLines(const TargetInventory& target, std::string* out) {
+  Line(out, "Target", fmt::format("{} ({})", Text(target.path), Text(target.kind)));
+  const FsFacts& fs = target.fs;
+  if (fs.type) {
     Line(out, "File system",
-         fmt::format("{} on {} at {}, options {}", Text(At(fs, {"type"})), Text(At(fs, {"source"})),
-                     Text(At(fs, {"mount_point"})), Text(At(fs, {"mount_options"}))));
+         fmt::format("{} on {} at {}, options {}", Text(fs.type), Text(fs.source), Text(fs.mount_point),
+                     Text(fs.mount_options)));
   }
-  if (!At(fs, {"free_bytes"}).is_null() || !At(fs, {"total_bytes"}).is_null()) {
-    Line(out, "Space", fmt::format("{} free of {}", Bytes(At(fs, {"free_bytes"})), Bytes(At(fs, {"total_bytes"}))));
+  if (fs.free_bytes || fs.total_bytes) {
+    Line(out, "Space", fmt::format("{} free of {}", Bytes(fs.free_bytes), Bytes(fs.total_bytes)));
   }
-  const ordered_json& devices = At(target, {"devices"});
-  if (devices.is_array()) {
-    for (const ordered_json& device : devices) Line(out, "Device", DeviceLine(device));
-  }
-  if (At(target, {"raid"}).is_object()) Line(out, "RAID", RaidLine(At(target, {"raid"})));
-  const ordered_json& network = At(target, {"network"});
-  if (network.is_object()) {
-    std::string line = fmt::format("server {} ({}) from {}", Text(At(network, {"server"})),
-                                   Text(At(network, {"address"})), Text(At(network, {"local_address"})));
-    const ordered_json& nic = At(network, {"nic"});
-    line += nic.is_object() ? " via " + Text(At(nic, {"name"})) + ": " + NicFacts(nic) : " via an unknown NIC";
+  for (const BlockDevice& device : target.devices) Line(out, "Device", DeviceLine(device));
+  if (target.raid) Line(out, "RAID", RaidLine(*target.raid));
+  if (const std::optional<NetworkPath>& network = target.network) {
+    std::string line = fmt::format("server {} ({}) from {}", Text(network->server), Text(network->address),
+                                   Text(network->local_address));
+    line += network->nic ? " via " + Text(network->nic->name) + ": " + NicLine(*network->nic) : " via an unknown NIC";
     Line(out, "Network", line);
   }
 }
 
 }  // namespace
 
-std::string InventoryText(const nlohmann::ordered_json& inventory) {
+std::string InventoryText(const Inventory& inventory) {
   std::string out;
-  const ordered_json& host = At(inventory, {"host"});
-  if (host.is_object()) HostLines(host, &out);
-  const ordered_json& target = At(inventory, {"target"});
-  if (target.is_object()) TargetLines(target, &out);
+  if (inventory.host) HostLines(*inventory.host, &out);
+  if (inventory.target) TargetLines(*inventory.target, &out);
   return out;
+}
+
+std::string InventoryText(const nlohmann::ordered_json& inventory) {
+  return InventoryText(InventoryFromJson(inventory));
 }
 
 }  // namespace nasperf

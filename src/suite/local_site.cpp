@@ -1,6 +1,7 @@
 // The JobSite of this machine: targets made here, jobs run by this process's runner.
 #include <optional>
 
+#include "model/inventory_json.h"
 #include "suite/job_site.h"
 #include "suite/run_session.h"
 #include "suite/sweep_file.h"
@@ -34,7 +35,7 @@ class LocalSite final : public JobSite {
   }
   Target& target() override { return *target_; }
   std::string measured_on() const override { return "client"; }
-  nlohmann::ordered_json Inventory() override { return GatherInventory(target_->description()); }
+  nlohmann::ordered_json Inventory() override { return InventoryToJson(GatherInventory(target_->description())); }
 
   RunOutcome Run(const JobSpec& job, const RunLabels& labels, const RunHooks& hooks) override {
     auto run = [&] { return RunRepeated(job, *target_, labels, hooks); };

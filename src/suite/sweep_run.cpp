@@ -81,9 +81,9 @@ Result<SweepSetup> PrepareSweep(const SweepRequest& r, SweepableTarget& file) {
   std::string why;
   if (r.drop_caches && !CanDropSystemCaches(&why)) return Status::BadInput("--drop-caches: " + why);
 
-  nlohmann::ordered_json memory = sysinfo::GatherMemory();
-  if (!memory["total_bytes"].is_number()) return Status::Io("sweep: cannot read the RAM size from /proc/meminfo");
-  setup.ram.client_bytes = memory["total_bytes"].get<uint64_t>();
+  MemoryFacts memory = sysinfo::GatherMemory();
+  if (!memory.total_bytes) return Status::Io("sweep: cannot read the RAM size from /proc/meminfo");
+  setup.ram.client_bytes = *memory.total_bytes;
   setup.ram.client_caches = file.client_caches();
   in.cache_ram_bytes = setup.ram.total();  // also under --direct: the same --max keeps curves comparable
   Result<uint64_t> free_bytes = file.FreeBytes();

@@ -8,8 +8,6 @@
 
 namespace nasperf::sysinfo {
 
-using nlohmann::ordered_json;
-
 namespace {
 
 constexpr size_t kMaxDevices = 256;  // a bound on the walk, whatever sysfs says
@@ -33,7 +31,7 @@ std::string KindOf(const std::string& dir) {
 }
 
 struct Described {
-  ordered_json json;
+  BlockDevice device;
   std::vector<std::string> lower;  // MAJ:MIN of the devices it sits on
 };
 
@@ -52,17 +50,16 @@ Described Describe(const std::string& dir, const std::string& root, const FileDe
   std::optional<std::string> backing_file;
   if (kind == "loop") backing_file = ReadFirstLine(dir + "/loop/backing_file");
 
-  ordered_json& d = out.json;
-  d["name"] = BaseName(dir);
-  d["kind"] = kind;
-  d["model"] = OrNull(model);
-  d["size_bytes"] = sectors && *sectors >= 0 ? ordered_json(*sectors * 512) : ordered_json(nullptr);
-  d["rotational"] =
-      rotational && (*rotational == 0 || *rotational == 1) ? ordered_json(*rotational == 1) : ordered_json(nullptr);
-  d["scheduler"] = OrNull(scheduler_text ? ParseScheduler(*scheduler_text) : std::nullopt);
-  d["logical_block_bytes"] = OrNull(ReadInt(queue + "/logical_block_size"));
-  d["physical_block_bytes"] = OrNull(ReadInt(queue + "/physical_block_size"));
-  d["backing_file"] = OrNull(backing_file);
+  BlockDevice& d = out.device;
+  d.name = BaseName(dir);
+  d.kind = kind;
+  d.model = model;
+  if (sectors && *sectors >= 0) d.size_bytes = *sectors * 512;
+  if (rotational && (*rotational == 0 || *rotational == 1)) d.rotational = *rotational == 1;
+  d.scheduler = scheduler_text ? ParseScheduler(*scheduler_text) : std::nullopt;
+  d.logical_block_bytes = ReadInt(queue + "/logical_block_size");
+  d.physical_block_bytes = ReadInt(queue + "/physical_block_size");
+  d.backing_file = backing_file;
 
   if (kind == "partition") {
     if (std::optional<std::string> dev = ReadFirstLine(hardware_dir + "/dev")) out.lower.push_back(*dev);
@@ -73,13 +70,11 @@ Described Describe(const std::string& dir, const std::string& root, const FileDe
   if (backing_file && devices_of_file) {
     for (const std::string& dev : devices_of_file(*backing_file)) out.lower.push_back(dev);
   }
-  ordered_json slaves = ordered_json::array();
   for (const std::string& dev : out.lower) {
     if (std::optional<std::string> lower_dir = RealPath(root + "/sys/dev/block/" + dev)) {
-      slaves.push_back(BaseName(*lower_dir));
+      d.slaves.push_back(BaseName(*lower_dir));
     }
   }
-  d["slaves"] = std::move(slaves);
   return out;
 }
 
@@ -96,9 +91,9 @@ std::optional<std::string> ParseScheduler(std::string_view text) {
   return word;
 }
 
-ordered_json WalkBlockDevices(const std::vector<std::string>& top, const std::string& root,
-                              const FileDevicesFn& devices_of_file) {
-  ordered_json devices = ordered_json::array();
+std::vector<BlockDevice> WalkBlockDevices(const std::vector<std::string>& top, const std::string& root,
+                                          const FileDevicesFn& devices_of_file) {
+  std::vector<BlockDevice> devices;
   std::set<std::string> seen;  // sysfs directories already described
   std::deque<std::string> pending(top.begin(), top.end());
   while (!pending.empty() && devices.size() < kMaxDevices) {
@@ -107,7 +102,7 @@ ordered_json WalkBlockDevices(const std::vector<std::string>& top, const std::st
     std::optional<std::string> dir = RealPath(root + "/sys/dev/block/" + majmin);
     if (!dir || !seen.insert(*dir).second) continue;
     Described described = Describe(*dir, root, devices_of_file);
-    devices.push_back(std::move(described.json));
+    devices.push_back(std::move(described.device));
     for (std::string& lower : described.lower) pending.push_back(std::move(lower));
   }
   return devices;

@@ -2,11 +2,12 @@
 #pragma once
 
 #include <functional>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "sysinfo/inventory_facts.h"
 
 namespace nasperf::sysinfo {
 
@@ -20,12 +21,12 @@ using FileDevicesFn = std::function<std::vector<std::string>(const std::string& 
 // Every block device from `top` ("MAJ:MIN", e.g. "7:0") down to the disks, each once, top
 // first then breadth first: a partition leads to its disk, a loop device to the devices of its
 // backing file (through `devices_of_file`, which may be empty), dm-* and md* to their slaves/.
-// Each device: {"name", "kind" ("disk", "partition", "loop", "dm", "md"), "model", "size_bytes",
-// "rotational", "scheduler", "logical_block_bytes", "physical_block_bytes", "backing_file"
-// (loop; null otherwise), "slaves" (names of the devices it sits on)}. A partition reports
+// Each device: its name, kind ("disk", "partition", "loop", "dm", "md"), model, size,
+// rotational, scheduler, logical and physical block size, backing_file (loop; unknown
+// otherwise) and slaves (names of the devices it sits on). A partition reports
 // its disk's queue (rotational, scheduler, block sizes) and model, which it shares.
 // `root` prefixes /sys ("" is the real system). Unknown facts are null; needs no privileges.
-nlohmann::ordered_json WalkBlockDevices(const std::vector<std::string>& top, const std::string& root,
-                                        const FileDevicesFn& devices_of_file);
+std::vector<BlockDevice> WalkBlockDevices(const std::vector<std::string>& top, const std::string& root,
+                                          const FileDevicesFn& devices_of_file);
 
 }  // namespace nasperf::sysinfo

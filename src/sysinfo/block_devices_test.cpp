@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "model/inventory_json.h"
 #include "testing/fake_root.h"
 #include "sysinfo/raid_info.h"
 #include "sysinfo/storage_info.h"
@@ -100,7 +101,7 @@ class FakeSysfs : public ::testing::Test {
 };
 
 TEST_F(FakeSysfs, WalksDmOverMdOverPartitionsDownToDisks) {
-  ordered_json devices = WalkBlockDevices({"253:0"}, root_.path(), nullptr);
+  ordered_json devices = InventoryToJson(WalkBlockDevices({"253:0"}, root_.path(), nullptr));
   ASSERT_EQ(Names(devices), (std::vector<std::string>{"dm-0", "md0", "sda1", "sdb1", "sda", "sdb"}));
   EXPECT_EQ(devices[0]["kind"], "dm");
   EXPECT_EQ(devices[0]["slaves"], ordered_json::array({"md0"}));
@@ -135,7 +136,7 @@ TEST_F(FakeSysfs, LoopLeadsThroughItsBackingFileAndEachDeviceAppearsOnce) {
     asked.push_back(path);
     return std::vector<std::string>{"8:0"};
   };
-  ordered_json devices = WalkBlockDevices({"7:0", "7:1"}, root_.path(), on_sda);
+  ordered_json devices = InventoryToJson(WalkBlockDevices({"7:0", "7:1"}, root_.path(), on_sda));
   ASSERT_EQ(Names(devices), (std::vector<std::string>{"loop0", "loop1", "sda"}));
   EXPECT_EQ(devices[0]["kind"], "loop");
   EXPECT_EQ(devices[0]["backing_file"], "/srv/images/a.img");
@@ -149,7 +150,7 @@ TEST_F(FakeSysfs, MissingDevicesAndFilesGiveNullsNotGuesses) {
   EXPECT_TRUE(WalkBlockDevices({"99:99"}, root_.path(), nullptr).empty());
   root_.Write("/sys/devices/virtual/block/zram0/dev", "252:0\n");
   root_.Link("/sys/dev/block/252:0", "/sys/devices/virtual/block/zram0");
-  ordered_json devices = WalkBlockDevices({"252:0"}, root_.path(), nullptr);
+  ordered_json devices = InventoryToJson(WalkBlockDevices({"252:0"}, root_.path(), nullptr));
   ASSERT_EQ(devices.size(), 1u);
   for (const char* key : {"model", "size_bytes", "rotational", "scheduler", "logical_block_bytes",
                           "physical_block_bytes", "backing_file"}) {
@@ -160,7 +161,7 @@ TEST_F(FakeSysfs, MissingDevicesAndFilesGiveNullsNotGuesses) {
 
 TEST_F(FakeSysfs, MdRaidFromSysfsAndMdstat) {
   StorageStack stack = DescribeStack({"253:0"}, std::nullopt, root_.path(), nullptr);
-  const ordered_json& raid = stack.raid;
+  const ordered_json& raid = InventoryToJson(stack.raid);
   EXPECT_EQ(raid["kind"], "md");
   EXPECT_EQ(raid["level"], "raid1");
   EXPECT_EQ(raid["members"], ordered_json::array({"sda1", "sdb1"}));  // mdstat, by role
@@ -172,7 +173,10 @@ TEST_F(FakeSysfs, MdRaidFromSysfsAndMdstat) {
 TEST_F(FakeSysfs, MdRaidWithoutMdstatUsesSlaves) {
   std::filesystem::remove(root_.path() + "/proc/mdstat");
   std::filesystem::remove(root_.path() + "/sys/devices/virtual/block/md0/md/degraded");
-  std::optional<ordered_json> raid = MdRaid(WalkBlockDevices({"9:0"}, root_.path(), nullptr), root_.path());
+  std::optional<ordered_json> raid;
+  if (std::optional<RaidFacts> md = MdRaid(WalkBlockDevices({"9:0"}, root_.path(), nullptr), root_.path())) {
+    raid = InventoryToJson(*md);
+  }
   ASSERT_TRUE(raid.has_value());
   EXPECT_EQ((*raid)["level"], "raid1");
   EXPECT_EQ((*raid)["members"], ordered_json::array({"sda1", "sdb1"}));
@@ -182,15 +186,15 @@ TEST_F(FakeSysfs, MdRaidWithoutMdstatUsesSlaves) {
 TEST_F(FakeSysfs, BtrfsProfilesMembersAndMissingDevices) {
   std::string uuid = "0b5e2c4d-1111-2222-3333-444455556666";
   StorageStack stack = DescribeStack({"7:0", "7:1"}, uuid, root_.path(), nullptr);
-  EXPECT_EQ(stack.raid["kind"], "btrfs");
-  EXPECT_EQ(stack.raid["level"], "raid1");
-  EXPECT_EQ(stack.raid["metadata_level"], "raid1c3");
-  EXPECT_EQ(stack.raid["members"], ordered_json::array({"loop0", "loop1"}));
-  EXPECT_EQ(stack.raid["degraded_devices"], 0);
+  EXPECT_EQ(InventoryToJson(stack.raid)["kind"], "btrfs");
+  EXPECT_EQ(InventoryToJson(stack.raid)["level"], "raid1");
+  EXPECT_EQ(InventoryToJson(stack.raid)["metadata_level"], "raid1c3");
+  EXPECT_EQ(InventoryToJson(stack.raid)["members"], ordered_json::array({"loop0", "loop1"}));
+  EXPECT_EQ(InventoryToJson(stack.raid)["degraded_devices"], 0);
 
   root_.Write("/sys/fs/btrfs/" + uuid + "/devinfo/2/missing", "1\n");
   root_.MakeDir("/sys/fs/btrfs/" + uuid + "/allocation/data/single");  // a balance converting profiles
-  ordered_json raid = BtrfsRaid(uuid, root_.path());
+  ordered_json raid = InventoryToJson(BtrfsRaid(uuid, root_.path()));
   EXPECT_EQ(raid["degraded_devices"], 1);
   EXPECT_EQ(raid["level"], "single,raid1");
 }
@@ -200,15 +204,15 @@ TEST_F(FakeSysfs, SingleProfileBtrfsOnMdReportsTheMdArray) {
   root_.MakeDir("/sys/fs/btrfs/" + uuid + "/allocation/data/single");
   root_.Link("/sys/fs/btrfs/" + uuid + "/devices/md0", "/sys/devices/virtual/block/md0");
   StorageStack stack = DescribeStack({"9:0"}, uuid, root_.path(), nullptr);
-  EXPECT_EQ(stack.raid["kind"], "md");
-  EXPECT_EQ(stack.raid["level"], "raid1");
+  EXPECT_EQ(InventoryToJson(stack.raid)["kind"], "md");
+  EXPECT_EQ(InventoryToJson(stack.raid)["level"], "raid1");
 }
 
 TEST_F(FakeSysfs, NoRaidIsAllNull) {
   StorageStack stack = DescribeStack({"8:0"}, std::nullopt, root_.path(), nullptr);
   EXPECT_EQ(stack.raid, NoRaid());
-  EXPECT_TRUE(stack.raid["kind"].is_null());
-  EXPECT_EQ(stack.raid["members"], ordered_json::array());
+  EXPECT_TRUE(InventoryToJson(stack.raid)["kind"].is_null());
+  EXPECT_EQ(InventoryToJson(stack.raid)["members"], ordered_json::array());
 }
 
 TEST(Scheduler, PicksTheBracketedOne) {

@@ -12,8 +12,6 @@
 
 namespace nasperf::sysinfo {
 
-using nlohmann::ordered_json;
-
 namespace {
 
 std::vector<int> OnlineCpus(const std::string& root) {
@@ -23,7 +21,7 @@ std::vector<int> OnlineCpus(const std::string& root) {
 
 }  // namespace
 
-ordered_json GatherCpu(const std::string& root) {
+CpuFacts GatherCpu(const std::string& root) {
   std::optional<std::string> cpuinfo_text = ReadFileText(root + "/proc/cpuinfo");
   CpuInfo cpuinfo = cpuinfo_text ? ParseCpuInfo(*cpuinfo_text) : CpuInfo{};
   std::vector<int> online = OnlineCpus(root);
@@ -67,34 +65,34 @@ ordered_json GatherCpu(const std::string& root) {
     if (governors_complete && governors.size() > 1) governor = "mixed";
   }
 
-  ordered_json cpu;
-  cpu["model"] = OrNull(cpuinfo.model);
-  cpu["cores_logical"] = OrNull(logical);
-  cpu["cores_physical"] = OrNull(physical);
-  cpu["governor"] = OrNull(governor);
-  cpu["mhz_max"] = max_khz ? ordered_json(*max_khz / 1000) : ordered_json(nullptr);
+  CpuFacts cpu;
+  cpu.model = cpuinfo.model;
+  cpu.cores_logical = logical;
+  cpu.cores_physical = physical;
+  cpu.governor = governor;
+  if (max_khz) cpu.mhz_max = *max_khz / 1000;
   return cpu;
 }
 
-ordered_json GatherMemory(const std::string& root) {
+MemoryFacts GatherMemory(const std::string& root) {
   std::optional<std::string> text = ReadFileText(root + "/proc/meminfo");
   std::map<std::string, uint64_t> meminfo = text ? ParseMemInfo(*text) : std::map<std::string, uint64_t>{};
   auto field = [&](const char* key) {
     auto it = meminfo.find(key);
-    return it == meminfo.end() ? ordered_json(nullptr) : ordered_json(it->second);
+    return it == meminfo.end() ? std::nullopt : std::optional<uint64_t>(it->second);
   };
-  ordered_json memory;
-  memory["total_bytes"] = field("MemTotal");
-  memory["page_cache_bytes"] = field("Cached");
-  memory["available_bytes"] = field("MemAvailable");
+  MemoryFacts memory;
+  memory.total_bytes = field("MemTotal");
+  memory.page_cache_bytes = field("Cached");
+  memory.available_bytes = field("MemAvailable");
   return memory;
 }
 
-ordered_json GatherHost(const std::string& root) {
+HostInventory GatherHost(const std::string& root) {
   struct utsname uts;
   bool have_uname = uname(&uts) == 0;
   auto uts_field = [&](const char* value) {
-    return have_uname && value[0] != '\0' ? ordered_json(value) : ordered_json(nullptr);
+    return have_uname && value[0] != '\0' ? std::optional<std::string>(value) : std::nullopt;
   };
 
   std::optional<std::string> os_text = ReadFileText(root + "/etc/os-release");
@@ -103,17 +101,14 @@ ordered_json GatherHost(const std::string& root) {
       os_text ? ParseOsRelease(*os_text) : std::map<std::string, std::string>{};
   auto pretty = os_release.find("PRETTY_NAME");
 
-  ordered_json host;
-  host["hostname"] = uts_field(uts.nodename);
-  host["cpu"] = GatherCpu(root);
-  host["memory"] = GatherMemory(root);
-  ordered_json os;
-  os["pretty_name"] =
-      pretty != os_release.end() && !pretty->second.empty() ? ordered_json(pretty->second) : ordered_json(nullptr);
-  os["kernel"] = uts_field(uts.release);
-  os["arch"] = uts_field(uts.machine);
-  host["os"] = std::move(os);
-  host["nics"] = ListNics(root);
+  HostInventory host;
+  host.hostname = uts_field(uts.nodename);
+  host.cpu = GatherCpu(root);
+  host.memory = GatherMemory(root);
+  if (pretty != os_release.end() && !pretty->second.empty()) host.os.pretty_name = pretty->second;
+  host.os.kernel = uts_field(uts.release);
+  host.os.arch = uts_field(uts.machine);
+  host.nics = ListNics(root);
   return host;
 }
 

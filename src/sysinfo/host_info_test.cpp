@@ -5,6 +5,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "model/inventory_json.h"
 #include "testing/fake_root.h"
 
 namespace nasperf::sysinfo {
@@ -13,7 +14,7 @@ namespace {
 using nlohmann::ordered_json;
 
 TEST(HostInfo, LiveFactsAreKnownOnThisMachine) {
-  ordered_json host = GatherHost();
+  ordered_json host = InventoryToJson(GatherHost());
   ASSERT_TRUE(host["cpu"]["model"].is_string());
   EXPECT_FALSE(host["cpu"]["model"].get<std::string>().empty());
   ASSERT_TRUE(host["cpu"]["cores_logical"].is_number_integer());
@@ -34,7 +35,7 @@ TEST(HostInfo, LiveFactsAreKnownOnThisMachine) {
 }
 
 TEST(HostInfo, KeysAreStableAndValuesNullOrTyped) {
-  ordered_json host = GatherHost();
+  ordered_json host = InventoryToJson(GatherHost());
   std::vector<std::string> keys;
   for (const auto& [key, value] : host["cpu"].items()) keys.push_back(key);
   EXPECT_EQ(keys, (std::vector<std::string>{"model", "cores_logical", "cores_physical", "governor", "mhz_max"}));
@@ -56,7 +57,7 @@ TEST(HostInfo, TopologyGovernorAndFrequencyFromFakeSysfs) {
     root.Write(dir + "/cpufreq/scaling_governor", std::string(governors[cpu]) + "\n");
     root.Write(dir + "/cpufreq/cpuinfo_max_freq", std::to_string(2000000 + cpu * 350000) + "\n");
   }
-  ordered_json cpu = GatherCpu(root.path());
+  ordered_json cpu = InventoryToJson(GatherCpu(root.path()));
   EXPECT_EQ(cpu["model"], "Intel(R) Celeron(R) J4125 CPU @ 2.00GHz");
   EXPECT_EQ(cpu["cores_logical"], 4);
   EXPECT_EQ(cpu["cores_physical"], 2);
@@ -64,22 +65,22 @@ TEST(HostInfo, TopologyGovernorAndFrequencyFromFakeSysfs) {
   EXPECT_EQ(cpu["mhz_max"], 3050);
 
   root.Write("/sys/devices/system/cpu/cpu2/cpufreq/scaling_governor", "performance\n");
-  EXPECT_EQ(GatherCpu(root.path())["governor"], "performance");
+  EXPECT_EQ(InventoryToJson(GatherCpu(root.path()))["governor"], "performance");
 
   std::filesystem::remove(root.path() + "/sys/devices/system/cpu/cpu3/topology/core_id");
   std::filesystem::remove(root.path() + "/sys/devices/system/cpu/cpu3/cpufreq/scaling_governor");
-  cpu = GatherCpu(root.path());
+  cpu = InventoryToJson(GatherCpu(root.path()));
   EXPECT_TRUE(cpu["cores_physical"].is_null());  // one CPU's topology unknown: the count is unknown
   EXPECT_TRUE(cpu["governor"].is_null());
 }
 
 TEST(HostInfo, EmptyRootGivesNullsNotGuesses) {
   testing::FakeRoot root;
-  ordered_json cpu = GatherCpu(root.path());
+  ordered_json cpu = InventoryToJson(GatherCpu(root.path()));
   for (const auto& [key, value] : cpu.items()) EXPECT_TRUE(value.is_null()) << key;
-  ordered_json memory = GatherMemory(root.path());
+  ordered_json memory = InventoryToJson(GatherMemory(root.path()));
   for (const auto& [key, value] : memory.items()) EXPECT_TRUE(value.is_null()) << key;
-  ordered_json host = GatherHost(root.path());
+  ordered_json host = InventoryToJson(GatherHost(root.path()));
   EXPECT_TRUE(host["os"]["pretty_name"].is_null());
   EXPECT_EQ(host["nics"], ordered_json::array());
 }
@@ -87,7 +88,7 @@ TEST(HostInfo, EmptyRootGivesNullsNotGuesses) {
 TEST(HostInfo, MemoryFromFakeMeminfo) {
   testing::FakeRoot root;
   root.Write("/proc/meminfo", "MemTotal: 1000 kB\nMemFree: 10 kB\nMemAvailable: 600 kB\nCached: 300 kB\n");
-  ordered_json memory = GatherMemory(root.path());
+  ordered_json memory = InventoryToJson(GatherMemory(root.path()));
   EXPECT_EQ(memory["total_bytes"], 1024000);
   EXPECT_EQ(memory["page_cache_bytes"], 307200);
   EXPECT_EQ(memory["available_bytes"], 614400);

@@ -1,4 +1,4 @@
-// GatherInventory: the inventory document of the machine and the target.
+// GatherInventory: the inventory of the machine and the target.
 #include "sysinfo/inventory.h"
 
 #include "sysinfo/host_info.h"
@@ -6,12 +6,10 @@
 
 namespace nasperf {
 
-using nlohmann::ordered_json;
-
-nlohmann::ordered_json GatherInventory(const std::string& target) {
-  ordered_json inventory;
-  inventory["host"] = sysinfo::GatherHost();
-  if (target != "null:") inventory["target"] = sysinfo::GatherTarget(target);
+Inventory GatherInventory(const std::string& target) {
+  Inventory inventory;
+  inventory.host = sysinfo::GatherHost();
+  if (target != "null:") inventory.target = sysinfo::GatherTarget(target);
   return inventory;
 }
 

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include "model/inventory_json.h"
 #include "report/inventory_text.h"
 #include "testing/test_support.h"
 
@@ -13,7 +14,7 @@ using nlohmann::ordered_json;
 using Flat = std::vector<std::pair<std::string, std::string>>;
 
 TEST(Inventory, NullTargetHasOnlyHostFacts) {
-  ordered_json inventory = GatherInventory("null:");
+  ordered_json inventory = InventoryToJson(GatherInventory("null:"));
   EXPECT_TRUE(inventory.contains("host"));
   EXPECT_FALSE(inventory.contains("target"));
   EXPECT_EQ(inventory.size(), 1u);
@@ -21,10 +22,22 @@ TEST(Inventory, NullTargetHasOnlyHostFacts) {
 
 TEST(Inventory, PathTargetHasHostAndTarget) {
   testing::TempDir dir;
-  ordered_json inventory = GatherInventory(dir.path());
+  ordered_json inventory = InventoryToJson(GatherInventory(dir.path()));
   ASSERT_TRUE(inventory.contains("target"));
   EXPECT_TRUE(inventory["target"]["fs"]["type"].is_string());
   EXPECT_TRUE(inventory["host"]["cpu"]["model"].is_string());
+}
+
+TEST(Inventory, LiveInventoryRoundTripsThroughItsJson) {
+  testing::TempDir dir;
+  for (const std::string& target : {std::string("null:"), dir.path(), std::string("smb://u@127.0.0.1/share")}) {
+    Inventory gathered = GatherInventory(target);
+    ordered_json json = InventoryToJson(gathered);
+    Inventory decoded = InventoryFromJson(json);
+    EXPECT_EQ(decoded, gathered) << target;
+    EXPECT_EQ(InventoryToJson(decoded).dump(2), json.dump(2)) << target;
+    EXPECT_EQ(InventoryText(json), InventoryText(gathered)) << target;
+  }
 }
 
 TEST(Inventory, FlattenGivesDottedKeysAndUnknownForNull) {
@@ -58,7 +71,7 @@ TEST(Inventory, FlattenGivesDottedKeysAndUnknownForNull) {
 
 TEST(Inventory, FlattenOfALiveInventoryHasEveryLeafOnce) {
   testing::TempDir dir;
-  Flat flat = FlattenInventory(GatherInventory(dir.path()));
+  Flat flat = FlattenInventory(InventoryToJson(GatherInventory(dir.path())));
   std::map<std::string, std::string> by_key(flat.begin(), flat.end());
   EXPECT_EQ(by_key.size(), flat.size());
   ASSERT_TRUE(by_key.count("host.cpu.model"));
@@ -70,7 +83,7 @@ TEST(Inventory, FlattenOfALiveInventoryHasEveryLeafOnce) {
 
 TEST(Inventory, TextNamesTheFileSystemAndCpuModel) {
   testing::TempDir dir;
-  ordered_json inventory = GatherInventory(dir.path());
+  ordered_json inventory = InventoryToJson(GatherInventory(dir.path()));
   std::string text = InventoryText(inventory);
   EXPECT_NE(text.find(inventory["host"]["cpu"]["model"].get<std::string>()), std::string::npos) << text;
   EXPECT_NE(text.find(inventory["target"]["fs"]["type"].get<std::string>()), std::string::npos) << text;

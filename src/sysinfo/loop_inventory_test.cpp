@@ -4,6 +4,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "model/inventory_json.h"
 #include <array>
 #include <cstdio>
 #include <filesystem>
@@ -81,7 +82,7 @@ TEST_F(LoopInventoryTest, Ext4OnALoopDevice) {
   ASSERT_TRUE(Mount(loop, "ext4"));
   fs::create_directories(mounts_[0] + "/sub");
 
-  ordered_json inventory = GatherInventory(mounts_[0] + "/sub");
+  ordered_json inventory = InventoryToJson(GatherInventory(mounts_[0] + "/sub"));
   const ordered_json& target = inventory["target"];
   EXPECT_EQ(target["fs"]["type"], "ext4");
   EXPECT_EQ(target["fs"]["mount_point"], mounts_[0]);
@@ -104,7 +105,7 @@ TEST_F(LoopInventoryTest, Ext4OnALoopDevice) {
   EXPECT_NE(text.find("ext4.img"), std::string::npos) << text;
 
   // The loop device itself as the target: the device, no file system values.
-  ordered_json raw = GatherInventory(loop)["target"];
+  ordered_json raw = InventoryToJson(GatherInventory(loop))["target"];
   EXPECT_EQ(raw["kind"], "block_device");
   EXPECT_EQ(raw["devices"][0]["name"], Name(loop));
   EXPECT_EQ(raw["devices"][0]["backing_file"], dir() + "/ext4.img");
@@ -125,7 +126,7 @@ TEST_F(LoopInventoryTest, BtrfsRaid1AcrossTwoLoopDevices) {
   ASSERT_EQ(mkfs.exit_code, 0) << mkfs.output;
   ASSERT_TRUE(Mount(a, "btrfs"));
 
-  const ordered_json target = GatherInventory(mounts_[0])["target"];
+  const ordered_json target = InventoryToJson(GatherInventory(mounts_[0]))["target"];
   EXPECT_EQ(target["fs"]["type"], "btrfs");
   const ordered_json& raid = target["raid"];
   EXPECT_EQ(raid["kind"], "btrfs") << target.dump(2);

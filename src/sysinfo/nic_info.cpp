@@ -19,8 +19,6 @@
 
 namespace nasperf::sysinfo {
 
-using nlohmann::ordered_json;
-
 namespace {
 
 constexpr int64_t kArphrdLoopback = 772;  // ARPHRD_LOOPBACK in /sys/class/net/*/type
@@ -86,7 +84,7 @@ std::string AddressText(const sockaddr* address) {
 
 }  // namespace
 
-ordered_json DescribeNic(const std::string& name, const std::string& root) {
+NicFacts DescribeNic(const std::string& name, const std::string& root) {
   std::string dir = root + "/sys/class/net/" + name;
   std::optional<std::string> driver = LinkBaseName(dir + "/device/driver");
   if (!driver && root.empty()) driver = EthtoolDriver(name);
@@ -97,18 +95,18 @@ ordered_json DescribeNic(const std::string& name, const std::string& root) {
   std::optional<std::string> operstate = ReadFirstLine(dir + "/operstate");
   if (operstate && *operstate == "unknown") operstate.reset();
 
-  ordered_json nic;
-  nic["name"] = name;
-  nic["driver"] = OrNull(driver);
-  nic["speed_mbps"] = OrNull(speed);
-  nic["mtu"] = OrNull(ReadInt(dir + "/mtu"));
-  nic["duplex"] = OrNull(duplex);
-  nic["operstate"] = OrNull(operstate);
+  NicFacts nic;
+  nic.name = name;
+  nic.driver = driver;
+  nic.speed_mbps = speed;
+  nic.mtu = ReadInt(dir + "/mtu");
+  nic.duplex = duplex;
+  nic.operstate = operstate;
   return nic;
 }
 
-ordered_json ListNics(const std::string& root) {
-  ordered_json nics = ordered_json::array();
+std::vector<NicFacts> ListNics(const std::string& root) {
+  std::vector<NicFacts> nics;
   for (const std::string& name : ListDir(root + "/sys/class/net")) {
     std::optional<int64_t> type = ReadInt(root + "/sys/class/net/" + name + "/type");
     if (type ? *type == kArphrdLoopback : name == "lo") continue;

@@ -1,21 +1,23 @@
 // Network interfaces and routes: the NIC a remote target is reached through, and its link.
 #pragma once
 
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <vector>
+
+#include "sysinfo/inventory_facts.h"
 
 namespace nasperf::sysinfo {
 
-// {"name", "driver", "speed_mbps", "mtu", "duplex", "operstate"} from /sys/class/net/NAME,
+// Name, driver, speed, MTU, duplex and operstate from /sys/class/net/NAME,
 // the driver from device/driver or, for virtual NICs (veth, bridge), the ethtool
 // ETHTOOL_GDRVINFO ioctl (unprivileged; only when `root` is ""). Link speed and duplex are
-// null while the link is down or the driver does not report them (virtio), operstate null
+// unknown while the link is down or the driver does not report them (virtio), operstate unknown
 // when the kernel says "unknown".
-nlohmann::ordered_json DescribeNic(const std::string& name, const std::string& root = "");
+NicFacts DescribeNic(const std::string& name, const std::string& root = "");
 
 // Every non-loopback interface, by name.
-nlohmann::ordered_json ListNics(const std::string& root = "");
+std::vector<NicFacts> ListNics(const std::string& root = "");
 
 // True for file systems whose data goes over the network (nfs, cifs, fuse.sshfs ...).
 bool IsNetworkFsType(const std::string& fs_type);

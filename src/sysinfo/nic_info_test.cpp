@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include "model/inventory_json.h"
 #include "testing/fake_root.h"
 
 namespace nasperf::sysinfo {
@@ -25,7 +26,7 @@ TEST(NicInfo, ReadsLinkFactsAndNullsWhatTheDriverDoesNotReport) {
   root.Write("/sys/class/net/eth1/operstate", "unknown\n");
   root.Write("/sys/class/net/lo/type", "772\n");
 
-  ordered_json nics = ListNics(root.path());
+  ordered_json nics = InventoryToJson(ListNics(root.path()));
   ASSERT_EQ(nics.size(), 2u);  // loopback left out
   const ordered_json& fast = nics[0];
   EXPECT_EQ(fast["name"], "enp3s0");
@@ -45,7 +46,7 @@ TEST(NicInfo, ReadsLinkFactsAndNullsWhatTheDriverDoesNotReport) {
 }
 
 TEST(NicInfo, LiveListLeavesOutLoopbackAndNamesEveryDriverItCan) {
-  ordered_json nics = ListNics();
+  ordered_json nics = InventoryToJson(ListNics());
   for (const ordered_json& nic : nics) {
     EXPECT_NE(nic["name"], "lo");
     EXPECT_TRUE(nic["mtu"].is_number_integer()) << nic.dump();

@@ -6,29 +6,18 @@
 
 namespace nasperf::sysinfo {
 
-using nlohmann::ordered_json;
+RaidFacts NoRaid() { return RaidFacts{}; }
 
-ordered_json NoRaid() {
-  ordered_json raid;
-  raid["kind"] = nullptr;
-  raid["level"] = nullptr;
-  raid["metadata_level"] = nullptr;
-  raid["members"] = ordered_json::array();
-  raid["degraded_devices"] = nullptr;
-  raid["chunk_bytes"] = nullptr;
-  return raid;
-}
-
-std::optional<ordered_json> MdRaid(const ordered_json& devices, const std::string& root) {
-  const ordered_json* md = nullptr;
-  for (const ordered_json& device : devices) {
-    if (device.value("kind", "") == "md" && device.contains("name") && device["name"].is_string()) {
+std::optional<RaidFacts> MdRaid(const std::vector<BlockDevice>& devices, const std::string& root) {
+  const BlockDevice* md = nullptr;
+  for (const BlockDevice& device : devices) {
+    if (device.kind == "md" && device.name) {
       md = &device;
       break;
     }
   }
   if (md == nullptr) return std::nullopt;
-  std::string name = (*md)["name"].get<std::string>();
+  std::string name = *md->name;
   std::string dir = root + "/sys/block/" + name + "/md";
 
   std::optional<MdArray> listed;
@@ -38,24 +27,24 @@ std::optional<ordered_json> MdRaid(const ordered_json& devices, const std::strin
     }
   }
 
-  ordered_json raid = NoRaid();
-  raid["kind"] = "md";
+  RaidFacts raid = NoRaid();
+  raid.kind = "md";
   std::optional<std::string> level = ReadFirstLine(dir + "/level");
   if (!level && listed) level = listed->level;
-  raid["level"] = OrNull(level);
+  raid.level = level;
   if (listed && !listed->members.empty()) {
-    for (const std::string& member : listed->members) raid["members"].push_back(member);
-  } else if (md->contains("slaves") && (*md)["slaves"].is_array()) {
-    raid["members"] = (*md)["slaves"];
+    raid.members = listed->members;
+  } else {
+    raid.members = md->slaves;
   }
   std::optional<int64_t> degraded = ReadInt(dir + "/degraded");
   if (!degraded && listed && listed->devices_wanted && listed->devices_working) {
     degraded = *listed->devices_wanted - *listed->devices_working;
   }
-  raid["degraded_devices"] = OrNull(degraded);
+  raid.degraded_devices = degraded;
   std::optional<int64_t> chunk = ReadInt(dir + "/chunk_size");
   if ((!chunk || *chunk <= 0) && listed && listed->chunk_bytes) chunk = static_cast<int64_t>(*listed->chunk_bytes);
-  raid["chunk_bytes"] = chunk && *chunk > 0 ? ordered_json(*chunk) : ordered_json(nullptr);
+  if (chunk && *chunk > 0) raid.chunk_bytes = *chunk;
   return raid;
 }
 
@@ -70,13 +59,13 @@ std::optional<std::string> BtrfsProfile(const std::string& allocation_dir) {
   return found;
 }
 
-ordered_json BtrfsRaid(const std::string& uuid, const std::string& root) {
+RaidFacts BtrfsRaid(const std::string& uuid, const std::string& root) {
   std::string dir = root + "/sys/fs/btrfs/" + uuid;
-  ordered_json raid = NoRaid();
-  raid["kind"] = "btrfs";
-  raid["level"] = OrNull(BtrfsProfile(dir + "/allocation/data"));
-  raid["metadata_level"] = OrNull(BtrfsProfile(dir + "/allocation/metadata"));
-  for (const std::string& member : ListDir(dir + "/devices")) raid["members"].push_back(member);
+  RaidFacts raid = NoRaid();
+  raid.kind = "btrfs";
+  raid.level = BtrfsProfile(dir + "/allocation/data");
+  raid.metadata_level = BtrfsProfile(dir + "/allocation/metadata");
+  raid.members = ListDir(dir + "/devices");
   // devinfo/<devid>/missing exists since Linux 5.6; without it the count is unknown.
   std::vector<std::string> devids = ListDir(dir + "/devinfo");
   std::optional<int64_t> missing = devids.empty() ? std::nullopt : std::optional<int64_t>(0);
@@ -88,7 +77,7 @@ ordered_json BtrfsRaid(const std::string& uuid, const std::string& root) {
     }
     *missing += *flag != 0 ? 1 : 0;
   }
-  raid["degraded_devices"] = OrNull(missing);
+  raid.degraded_devices = missing;
   return raid;
 }
 

@@ -18,8 +18,6 @@
 
 namespace nasperf::sysinfo {
 
-using nlohmann::ordered_json;
-
 namespace {
 
 std::string MajMin(dev_t dev) { return std::to_string(major(dev)) + ":" + std::to_string(minor(dev)); }
@@ -115,35 +113,21 @@ class MountTable {
   std::vector<MountEntry> mounts_;
 };
 
-ordered_json EmptyFs() {
-  ordered_json fs;
-  fs["type"] = nullptr;
-  fs["mount_point"] = nullptr;
-  fs["mount_options"] = nullptr;
-  fs["source"] = nullptr;
-  fs["free_bytes"] = nullptr;
-  fs["total_bytes"] = nullptr;
-  return fs;
-}
-
-ordered_json NetworkSection(const std::string& server) {
-  ordered_json network;
-  network["server"] = server;
-  std::optional<Route> route = RouteTo(server);
-  network["address"] = route ? ordered_json(route->address) : ordered_json(nullptr);
-  network["local_address"] = route ? ordered_json(route->local_address) : ordered_json(nullptr);
-  network["nic"] = route && route->nic ? DescribeNic(*route->nic) : ordered_json(nullptr);
+NetworkPath NetworkSection(const std::string& server) {
+  NetworkPath network;
+  network.server = server;
+  if (std::optional<Route> route = RouteTo(server)) {
+    network.address = route->address;
+    network.local_address = route->local_address;
+    if (route->nic) network.nic = DescribeNic(*route->nic);
+  }
   return network;
 }
 
-ordered_json TargetSkeleton(const std::string& path) {
-  ordered_json target;
-  target["path"] = path;
-  target["kind"] = nullptr;
-  target["fs"] = EmptyFs();
-  target["devices"] = ordered_json::array();
-  target["raid"] = NoRaid();
-  target["network"] = nullptr;
+TargetInventory TargetSkeleton(const std::string& path) {
+  TargetInventory target;
+  target.path = path;
+  target.raid = NoRaid();
   return target;
 }
 
@@ -166,11 +150,11 @@ StorageStack DescribeStack(const std::vector<std::string>& top, const std::optio
                            const std::string& root, const FileDevicesFn& devices_of_file) {
   StorageStack stack;
   stack.devices = WalkBlockDevices(top, root, devices_of_file);
-  std::optional<ordered_json> md = MdRaid(stack.devices, root);
+  std::optional<RaidFacts> md = MdRaid(stack.devices, root);
   if (btrfs_uuid) {
-    ordered_json btrfs = BtrfsRaid(*btrfs_uuid, root);
-    const ordered_json& level = btrfs["level"];
-    bool btrfs_redundant = level.is_string() && level != "single" && level != "dup";
+    RaidFacts btrfs = BtrfsRaid(*btrfs_uuid, root);
+    const std::optional<std::string>& level = btrfs.level;
+    bool btrfs_redundant = level && *level != "single" && *level != "dup";
     stack.raid = md && !btrfs_redundant ? *md : btrfs;
   } else {
     stack.raid = md ? *md : NoRaid();
@@ -178,16 +162,16 @@ StorageStack DescribeStack(const std::vector<std::string>& top, const std::optio
   return stack;
 }
 
-ordered_json GatherTarget(const std::string& target) {
+TargetInventory GatherTarget(const std::string& target) {
   if (std::optional<std::string> host = UrlHost(target)) {
-    ordered_json section = TargetSkeleton(RedactUrl(target));
-    section["kind"] = "url";
-    section["network"] = NetworkSection(*host);
+    TargetInventory section = TargetSkeleton(RedactUrl(target));
+    section.kind = "url";
+    section.network = NetworkSection(*host);
     return section;
   }
 
   std::optional<std::string> canonical = RealPath(target);
-  ordered_json section = TargetSkeleton(canonical ? *canonical : target);
+  TargetInventory section = TargetSkeleton(canonical ? *canonical : target);
   struct stat st;
   if (!canonical || stat(canonical->c_str(), &st) != 0) return section;
 
@@ -195,39 +179,39 @@ ordered_json GatherTarget(const std::string& target) {
   FileDevicesFn devices_of_file = [&mounts](const std::string& path) { return mounts.DevicesOfFile(path); };
 
   if (S_ISBLK(st.st_mode)) {
-    section["kind"] = "block_device";
+    section.kind = "block_device";
     StorageStack stack = DescribeStack({MajMin(st.st_rdev)}, std::nullopt, "", devices_of_file);
-    section["devices"] = std::move(stack.devices);
-    section["raid"] = std::move(stack.raid);
+    section.devices = std::move(stack.devices);
+    section.raid = std::move(stack.raid);
     return section;
   }
-  section["kind"] = S_ISDIR(st.st_mode) ? "directory" : S_ISREG(st.st_mode) ? "file" : "other";
+  section.kind = S_ISDIR(st.st_mode) ? "directory" : S_ISREG(st.st_mode) ? "file" : "other";
 
   std::optional<MountEntry> mount = mounts.MountOf(*canonical);
-  ordered_json& fs = section["fs"];
+  FsFacts& fs = section.fs;
   struct statvfs space;
   if (statvfs(canonical->c_str(), &space) == 0 && space.f_blocks > 0) {
     uint64_t unit = space.f_frsize ? space.f_frsize : space.f_bsize;
-    fs["free_bytes"] = static_cast<uint64_t>(space.f_bavail) * unit;  // what an unprivileged writer may use
-    fs["total_bytes"] = static_cast<uint64_t>(space.f_blocks) * unit;
+    fs.free_bytes = static_cast<uint64_t>(space.f_bavail) * unit;  // what an unprivileged writer may use
+    fs.total_bytes = static_cast<uint64_t>(space.f_blocks) * unit;
   }
   if (!mount) return section;
-  fs["type"] = mount->fs_type;
-  fs["mount_point"] = mount->mount_point;
-  fs["mount_options"] = MergedOptions(*mount);
-  fs["source"] = mount->source;
+  fs.type = mount->fs_type;
+  fs.mount_point = mount->mount_point;
+  fs.mount_options = MergedOptions(*mount);
+  fs.source = mount->source;
 
   if (IsNetworkFsType(mount->fs_type)) {
     std::string options = MergedOptions(*mount);
     if (std::optional<std::string> server = RemoteServerOfMount(mount->fs_type, mount->source, options)) {
-      section["network"] = NetworkSection(*server);
+      section.network = NetworkSection(*server);
     }
     return section;
   }
   FsDevices fs_devices = DevicesOfMount(*mount, *canonical);
   StorageStack stack = DescribeStack(fs_devices.top, fs_devices.btrfs_uuid, "", devices_of_file);
-  section["devices"] = std::move(stack.devices);
-  section["raid"] = std::move(stack.raid);
+  section.devices = std::move(stack.devices);
+  section.raid = std::move(stack.raid);
   return section;
 }
 

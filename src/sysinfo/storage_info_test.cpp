@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <sys/statvfs.h>
 
+#include "model/inventory_json.h"
 #include <fstream>
 #include <sstream>
 
@@ -36,7 +37,7 @@ std::string MountsFsType(const std::string& path) {
 
 TEST(StorageInfo, TempDirNamesItsFileSystemAndFreeSpace) {
   nasperf::testing::TempDir dir;
-  ordered_json target = GatherTarget(dir.path());
+  ordered_json target = InventoryToJson(GatherTarget(dir.path()));
   std::string canonical = *RealPath(dir.path());
   EXPECT_EQ(target["path"], canonical);
   EXPECT_EQ(target["kind"], "directory");
@@ -61,8 +62,8 @@ TEST(StorageInfo, FileTargetIsOnTheSameFileSystemAsItsDirectory) {
   nasperf::testing::TempDir dir;
   std::string file = dir.path() + "/data.bin";
   std::ofstream(file) << "x";
-  ordered_json of_file = GatherTarget(file);
-  ordered_json of_dir = GatherTarget(dir.path());
+  ordered_json of_file = InventoryToJson(GatherTarget(file));
+  ordered_json of_dir = InventoryToJson(GatherTarget(dir.path()));
   EXPECT_EQ(of_file["kind"], "file");
   EXPECT_EQ(of_file["fs"]["type"], of_dir["fs"]["type"]);
   EXPECT_EQ(of_file["fs"]["mount_point"], of_dir["fs"]["mount_point"]);
@@ -70,7 +71,7 @@ TEST(StorageInfo, FileTargetIsOnTheSameFileSystemAsItsDirectory) {
 }
 
 TEST(StorageInfo, MissingPathHasNullFactsAndTheSameKeys) {
-  ordered_json target = GatherTarget("/nonexistent/nasperf/path");
+  ordered_json target = InventoryToJson(GatherTarget("/nonexistent/nasperf/path"));
   EXPECT_EQ(target["path"], "/nonexistent/nasperf/path");
   EXPECT_TRUE(target["kind"].is_null());
   for (const auto& [key, value] : target["fs"].items()) EXPECT_TRUE(value.is_null()) << key;
@@ -78,14 +79,14 @@ TEST(StorageInfo, MissingPathHasNullFactsAndTheSameKeys) {
   EXPECT_TRUE(target["raid"]["kind"].is_null());
   nasperf::testing::TempDir dir;
   std::vector<std::string> keys, missing_keys;
-  ordered_json existing = GatherTarget(dir.path());
+  ordered_json existing = InventoryToJson(GatherTarget(dir.path()));
   for (const auto& [key, value] : existing.items()) keys.push_back(key);
   for (const auto& [key, value] : target.items()) missing_keys.push_back(key);
   EXPECT_EQ(keys, missing_keys);
 }
 
 TEST(StorageInfo, UrlTargetGivesTheRouteAndRedactsPasswords) {
-  ordered_json target = GatherTarget("smb://alice:secret@127.0.0.1/public");
+  ordered_json target = InventoryToJson(GatherTarget("smb://alice:secret@127.0.0.1/public"));
   EXPECT_EQ(target["path"], "smb://alice:***@127.0.0.1/public");
   EXPECT_EQ(target["kind"], "url");
   EXPECT_EQ(target["network"]["server"], "127.0.0.1");

@@ -1,0 +1,158 @@
+// Tests of the inventory's JSON codec: byte-identical round trips, and the tolerant reading of
+// older, partial and damaged documents.
+#include "model/inventory_json.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <limits>
+
+namespace nasperf {
+namespace {
+
+using nlohmann::ordered_json;
+
+// Every key, in the order the writer uses.
+const char* const kFull =
+    R"json({"host": {"hostname": "bench", "cpu": {"model": "Intel Atom D525", "cores_logical": 4, "cores_physical": 2,
+          "governor": null, "mhz_max": 1800},
+          "memory": {"total_bytes": 1073741824, "page_cache_bytes": null, "available_bytes": 536870912},
+          "os": {"pretty_name": "Debian GNU/Linux 12 (bookworm)", "kernel": "6.1.0", "arch": "x86_64"},
+          "nics": [{"name": "eth0", "driver": "e1000e", "speed_mbps": 1000, "mtu": 9000, "duplex": "full",
+                    "operstate": "up"},
+                   {"name": "eth1", "driver": null, "speed_mbps": null, "mtu": 1500, "duplex": null,
+                    "operstate": null}]},
+ "target": {"path": "/srv/pool", "kind": "directory",
+            "fs": {"type": "ext4", "mount_point": "/srv/pool", "mount_options": "rw,relatime", "source": "/dev/md0",
+                   "free_bytes": 2147483648, "total_bytes": 4294967296},
+            "devices": [{"name": "loop0", "kind": "loop", "model": null, "size_bytes": 268435456,
+                         "rotational": false, "scheduler": "none", "logical_block_bytes": 512,
+                         "physical_block_bytes": 512, "backing_file": "/srv/a.img", "slaves": ["md0"]},
+                        {"name": "md0", "kind": "md", "model": null, "size_bytes": 4000787030016,
+                         "rotational": null, "scheduler": null, "logical_block_bytes": null,
+                         "physical_block_bytes": null, "backing_file": null, "slaves": ["sda", "sdb"]},
+                        {"name": "sda", "kind": "disk", "model": "WDC WD40EFRX", "size_bytes": 1000,
+                         "rotational": true, "scheduler": "mq-deadline", "logical_block_bytes": 512,
+                         "physical_block_bytes": 4096, "backing_file": null, "slaves": []}],
+            "raid": {"kind": "md", "level": "raid5", "metadata_level": null, "members": ["sda", "sdb"],
+                     "degraded_devices": 1, "chunk_bytes": 524288},
+            "network": {"server": "nas.lan", "address": "198.18.0.2", "local_address": "198.18.0.1",
+                        "nic": {"name": "veth0", "driver": "veth", "speed_mbps": 10000, "mtu": 1500,
+                                "duplex": "full", "operstate": "up"}}}})json";
+
+TEST(InventoryJson, FullDocumentRoundTripsByteForByte) {
+  ordered_json document = ordered_json::parse(kFull);
+  Inventory inventory = InventoryFromJson(document);
+  ordered_json again = InventoryToJson(inventory);
+  EXPECT_EQ(again.dump(2), document.dump(2));
+  EXPECT_EQ(InventoryFromJson(again), inventory);
+
+  ASSERT_TRUE(inventory.host && inventory.target && inventory.target->raid && inventory.target->network);
+  EXPECT_EQ(inventory.host->cpu.mhz_max, 1800);
+  EXPECT_FALSE(inventory.host->cpu.governor.has_value());
+  EXPECT_EQ(inventory.host->nics.size(), 2u);
+  EXPECT_EQ(inventory.target->devices[0].backing_file, "/srv/a.img");
+  EXPECT_EQ(inventory.target->devices[1].slaves, (std::vector<std::string>{"sda", "sdb"}));
+  EXPECT_EQ(inventory.target->devices[0].rotational, false);
+  EXPECT_EQ(inventory.target->raid->chunk_bytes, 524288);
+  ASSERT_TRUE(inventory.target->network->nic.has_value());
+  EXPECT_EQ(inventory.target->network->nic->driver, "veth");
+}
+
+TEST(InventoryJson, StructRoundTripsThroughJson) {
+  Inventory inventory;
+  inventory.host.emplace();
+  inventory.host->hostname = "nas";
+  inventory.host->memory.total_bytes = std::numeric_limits<uint64_t>::max();
+  inventory.host->nics.push_back(NicFacts{.name = "eth0", .mtu = 9000});
+  inventory.target.emplace();
+  inventory.target->path = "/srv";
+  inventory.target->fs.free_bytes = 0;
+  inventory.target->devices.push_back(BlockDevice{.name = "sda", .rotational = true, .slaves = {"x", "y"}});
+  inventory.target->raid = RaidFacts{.kind = "md", .members = {"sda"}, .degraded_devices = 0};
+  inventory.target->network = NetworkPath{.server = "nas"};
+
+  ordered_json json = InventoryToJson(inventory);
+  EXPECT_EQ(InventoryFromJson(json), inventory);
+  EXPECT_EQ(InventoryToJson(InventoryFromJson(json)).dump(), json.dump());
+  EXPECT_EQ(json["host"]["memory"]["total_bytes"], std::numeric_limits<uint64_t>::max());
+  EXPECT_TRUE(json["target"]["network"]["nic"].is_null());
+  EXPECT_TRUE(json["target"]["devices"][0]["model"].is_null());
+}
+
+TEST(InventoryJson, WriterKeepsTheKeyOrderAndWritesEveryKey) {
+  Inventory inventory;
+  inventory.host.emplace();
+  inventory.target.emplace();
+  EXPECT_EQ(InventoryToJson(inventory).dump(),
+            R"({"host":{"hostname":null,"cpu":{"model":null,"cores_logical":null,"cores_physical":null,)"
+            R"("governor":null,"mhz_max":null},"memory":{"total_bytes":null,"page_cache_bytes":null,)"
+            R"("available_bytes":null},"os":{"pretty_name":null,"kernel":null,"arch":null},"nics":[]},)"
+            R"("target":{"path":null,"kind":null,"fs":{"type":null,"mount_point":null,"mount_options":null,)"
+            R"("source":null,"free_bytes":null,"total_bytes":null},"devices":[],"raid":null,"network":null}})");
+  EXPECT_EQ(InventoryToJson(RaidFacts{}).dump(),
+            R"({"kind":null,"level":null,"metadata_level":null,"members":[],"degraded_devices":null,)"
+            R"("chunk_bytes":null})");
+  EXPECT_EQ(InventoryToJson(Inventory{}).dump(), "{}");  // no host, no target: an empty object
+}
+
+TEST(InventoryJson, MissingKeysAndNullsAreUnknown) {
+  Inventory inventory = InventoryFromJson(ordered_json::parse(
+      R"({"host": {"hostname": null, "cpu": {"model": "ARM"}, "os": null},
+          "target": {"path": "/x", "devices": [{"name": "sdz"}], "raid": null, "network": {"server": "nas"}}})"));
+  ASSERT_TRUE(inventory.host.has_value());
+  EXPECT_FALSE(inventory.host->hostname.has_value());
+  EXPECT_EQ(inventory.host->cpu.model, "ARM");
+  EXPECT_EQ(inventory.host->cpu, (CpuFacts{.model = "ARM"}));
+  EXPECT_EQ(inventory.host->os, OsFacts{});
+  EXPECT_TRUE(inventory.host->nics.empty());
+  ASSERT_TRUE(inventory.target.has_value());
+  EXPECT_EQ(inventory.target->fs, FsFacts{});
+  ASSERT_EQ(inventory.target->devices.size(), 1u);
+  EXPECT_EQ(inventory.target->devices[0], BlockDevice{.name = "sdz"});
+  EXPECT_FALSE(inventory.target->raid.has_value());
+  ASSERT_TRUE(inventory.target->network.has_value());
+  EXPECT_FALSE(inventory.target->network->nic.has_value());
+
+  EXPECT_EQ(InventoryFromJson(ordered_json()), Inventory{});
+  EXPECT_EQ(InventoryFromJson(ordered_json::object()), Inventory{});
+  Inventory host_only = InventoryFromJson(ordered_json::parse(R"({"host": {}, "target_note": "moved"})"));
+  EXPECT_TRUE(host_only.host.has_value());
+  EXPECT_FALSE(host_only.target.has_value());
+}
+
+TEST(InventoryJson, WrongTypesAreUnknownNotFailures) {
+  Inventory inventory = InventoryFromJson(ordered_json::parse(
+      R"({"host": {"hostname": 7, "cpu": {"cores_logical": "4", "mhz_max": 1.5}, "memory": {"total_bytes": -1},
+                   "nics": [5, {"name": "eth0", "mtu": "1500"}]},
+          "target": {"path": ["x"], "fs": 3, "devices": {"name": "sda"},
+                     "raid": {"kind": "md", "members": ["sda", 1, null], "chunk_bytes": "64k"},
+                     "network": {"server": "nas", "nic": "eth0"}}})"));
+  ASSERT_TRUE(inventory.host.has_value());
+  EXPECT_FALSE(inventory.host->hostname.has_value());
+  EXPECT_EQ(inventory.host->cpu, CpuFacts{});
+  EXPECT_FALSE(inventory.host->memory.total_bytes.has_value());
+  ASSERT_EQ(inventory.host->nics.size(), 2u);
+  EXPECT_EQ(inventory.host->nics[0], NicFacts{});
+  EXPECT_EQ(inventory.host->nics[1], NicFacts{.name = "eth0"});
+  ASSERT_TRUE(inventory.target.has_value());
+  EXPECT_FALSE(inventory.target->path.has_value());
+  EXPECT_EQ(inventory.target->fs, FsFacts{});
+  EXPECT_TRUE(inventory.target->devices.empty());
+  ASSERT_TRUE(inventory.target->raid.has_value());
+  EXPECT_EQ(inventory.target->raid->members, std::vector<std::string>{"sda"});
+  EXPECT_FALSE(inventory.target->raid->chunk_bytes.has_value());
+  EXPECT_FALSE(inventory.target->network->nic.has_value());
+
+  // Sections of the wrong type are absent.
+  Inventory odd = InventoryFromJson(ordered_json::parse(R"({"host": 1, "target": "x"})"));
+  EXPECT_EQ(odd, Inventory{});
+  // Integers that do not fit the fact are unknown rather than wrapped.
+  Inventory big = InventoryFromJson(ordered_json::parse(
+      R"({"target": {"devices": [{"size_bytes": 18446744073709551615, "logical_block_bytes": 512}]}})"));
+  EXPECT_FALSE(big.target->devices[0].size_bytes.has_value());
+  EXPECT_EQ(big.target->devices[0].logical_block_bytes, 512);
+}
+
+}  // namespace
+}  // namespace nasperf
