@@ -106,6 +106,73 @@ std::vector<std::string> ExpectedExcelTests(const SourceText& src) {
   return {};
 }
 
+// The column of `header` whose right edge is within kEdgeSlack of where `value` ends,
+// looking right of column `previous` only; 0 when there is none.
+size_t ColumnUnder(const std::vector<Token>& header, size_t previous, const Token& value) {
+  for (size_t c = previous + 1; c < header.size(); ++c) {
+    size_t distance =
+        value.end_col > header[c].end_col ? value.end_col - header[c].end_col : header[c].end_col - value.end_col;
+    if (distance <= kEdgeSlack) return c;
+  }
+  return 0;
+}
+
+Status CheckTableHeader(const SourceText& src, size_t h, const std::vector<Token>& header) {
+  bool standard = header.size() == kHeader.size();
+  for (size_t i = 0; standard && i < header.size(); ++i) standard = EqualsIgnoreCase(header[i].text, kHeader[i]);
+  if (!standard)
+    return BadLine(src, h + 1, "unexpected table header " + Quote(Trim(src.lines[h])),
+                   "iozone's 'kB reclen write rewrite read reread read write read rewrite read fwrite frewrite "
+                   "fread freread'");
+  return Status::Ok();
+}
+
+// Row `n` of the table: a file size, a record length, then the rates of the tests that ran.
+Status ParseTableRow(const SourceText& src, size_t n, const std::vector<Token>& header, const std::string& header_at,
+                     std::vector<IozonePoint>* points) {
+  std::vector<Token> tokens = Tokenize(src.lines[n]);
+  uint64_t file_kb = 0, rec_kb = 0;
+  if (tokens.size() < 2 || !ParseUnsigned(tokens[0].text, &file_kb) || !ParseUnsigned(tokens[1].text, &rec_kb) ||
+      rec_kb == 0)
+    return BadLine(src, n + 1, "the row does not start with a file size and a record length", kExpectRow);
+  size_t values = tokens.size() - 2;
+  if (values > kTableTests.size())
+    return BadLine(
+        src, n + 1,
+        std::to_string(tokens.size()) + " columns, but " + header_at + " has " + std::to_string(kHeader.size()),
+        "at most " + std::to_string(kHeader.size()) + " columns");
+  size_t previous = 1;
+  for (size_t v = 2; v < tokens.size(); ++v) {
+    size_t col = v;  // a full row lines up one to one
+    if (values < kTableTests.size()) {
+      // Tests that did not run are blank: place the value by where it ends.
+      col = ColumnUnder(header, previous, tokens[v]);
+      if (col == 0)
+        return BadLine(src, n + 1,
+                       "the value " + Quote(tokens[v].text) + " ends at column " + std::to_string(tokens[v].end_col) +
+                           ", under no column of " + header_at,
+                       "values right-aligned under the header's columns");
+    }
+    previous = col;
+    const char* test = kTableTests[col - 2];
+    double value = 0;
+    if (!ParsePlainDecimal(tokens[v].text, &value))
+      return BadLine(src, n + 1, std::string("column '") + test + "': " + Quote(tokens[v].text) + " is not a number",
+                     "a rate");
+    if (value > 0) points->push_back({test, file_kb, rec_kb, value});
+  }
+  return Status::Ok();
+}
+
+// When the -R Excel section follows the table, says why its figures were not read twice.
+void NoteExcelRepeat(const SourceText& src, size_t h, std::vector<std::string>* notes) {
+  for (size_t n = h; n < src.lines.size(); ++n)
+    if (StartsWith(Trim(src.lines[n]), "Excel output is below")) {
+      notes->push_back("read from the -a table; the -R Excel section repeats it and was not read again");
+      break;
+    }
+}
+
 }  // namespace
 
 Status ParseIozoneTable(const SourceText& src, std::vector<IozonePoint>* points, std::vector<std::string>* notes) {
@@ -113,12 +180,7 @@ Status ParseIozoneTable(const SourceText& src, std::vector<IozonePoint>* points,
   while (h < src.lines.size() && !IsTableHeader(src.lines[h])) ++h;
   if (h == src.lines.size()) return Status::Ok();
   std::vector<Token> header = Tokenize(src.lines[h]);
-  bool standard = header.size() == kHeader.size();
-  for (size_t i = 0; standard && i < header.size(); ++i) standard = EqualsIgnoreCase(header[i].text, kHeader[i]);
-  if (!standard)
-    return BadLine(src, h + 1, "unexpected table header " + Quote(Trim(src.lines[h])),
-                   "iozone's 'kB reclen write rewrite read reread read write read rewrite read fwrite frewrite "
-                   "fread freread'");
+  if (Status s = CheckTableHeader(src, h, header); !s.ok()) return s;
   const std::string header_at = "the header at line " + std::to_string(h + 1);
   bool complete = false;
   size_t rows = 0;
@@ -130,56 +192,14 @@ Status ParseIozoneTable(const SourceText& src, std::vector<IozonePoint>* points,
     }
     // Blank lines and iozone's warnings ("The test completed too quickly ...") sit between rows.
     if (t.empty() || !std::isdigit(static_cast<unsigned char>(t[0]))) continue;
-    std::vector<Token> tokens = Tokenize(src.lines[n]);
-    uint64_t file_kb = 0, rec_kb = 0;
-    if (tokens.size() < 2 || !ParseUnsigned(tokens[0].text, &file_kb) || !ParseUnsigned(tokens[1].text, &rec_kb) ||
-        rec_kb == 0)
-      return BadLine(src, n + 1, "the row does not start with a file size and a record length", kExpectRow);
-    size_t values = tokens.size() - 2;
-    if (values > kTableTests.size())
-      return BadLine(
-          src, n + 1,
-          std::to_string(tokens.size()) + " columns, but " + header_at + " has " + std::to_string(kHeader.size()),
-          "at most " + std::to_string(kHeader.size()) + " columns");
-    size_t previous = 1;
-    for (size_t v = 2; v < tokens.size(); ++v) {
-      size_t col = v;  // a full row lines up one to one
-      if (values < kTableTests.size()) {
-        // Tests that did not run are blank: place the value by where it ends.
-        col = 0;
-        for (size_t c = previous + 1; c < header.size(); ++c) {
-          size_t distance = tokens[v].end_col > header[c].end_col ? tokens[v].end_col - header[c].end_col
-                                                                  : header[c].end_col - tokens[v].end_col;
-          if (distance <= kEdgeSlack) {
-            col = c;
-            break;
-          }
-        }
-        if (col == 0)
-          return BadLine(src, n + 1,
-                         "the value " + Quote(tokens[v].text) + " ends at column " + std::to_string(tokens[v].end_col) +
-                             ", under no column of " + header_at,
-                         "values right-aligned under the header's columns");
-      }
-      previous = col;
-      const char* test = kTableTests[col - 2];
-      double value = 0;
-      if (!ParsePlainDecimal(tokens[v].text, &value))
-        return BadLine(src, n + 1, std::string("column '") + test + "': " + Quote(tokens[v].text) + " is not a number",
-                       "a rate");
-      if (value > 0) points->push_back({test, file_kb, rec_kb, value});
-    }
+    if (Status s = ParseTableRow(src, n, header, header_at, points); !s.ok()) return s;
     ++rows;
   }
   if (rows == 0) return BadLine(src, h + 1, "no rows under the table header", kExpectRow);
   if (!complete)
     return BadLine(src, src.lines.size(), "the table ends without \"iozone test complete.\" (truncated file?)",
                    "the whole iozone -a output");
-  for (size_t n = h; n < src.lines.size(); ++n)
-    if (StartsWith(Trim(src.lines[n]), "Excel output is below")) {
-      notes->push_back("read from the -a table; the -R Excel section repeats it and was not read again");
-      break;
-    }
+  NoteExcelRepeat(src, h, notes);
   return Status::Ok();
 }
 
