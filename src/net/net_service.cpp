@@ -82,6 +82,101 @@ struct NetSession {
   std::unique_ptr<sysinfo::telemetry::TelemetrySampler> telemetry;
 };
 
+namespace {
+
+// A DataAttach payload, checked.
+struct AttachRequest {
+  std::string session;
+  uint64_t stream = 0;
+  bool up = false;  // else down
+};
+
+Result<AttachRequest> ParseDataAttach(const nlohmann::json& request) {
+  if (!request.is_object()) return Status::BadInput("DataAttach: payload is not an object");
+  const auto id = request.find("session");
+  const auto stream = request.find("stream");
+  const auto dir = request.find("dir");
+  if (id == request.end() || !id->is_string()) return Status::BadInput("DataAttach: \"session\" missing");
+  if (stream == request.end() || !stream->is_number_integer() || stream->get<int64_t>() < 0)
+    return Status::BadInput("DataAttach: \"stream\" must be an integer >= 0");
+  if (dir == request.end() || !dir->is_string() || (*dir != "up" && *dir != "down"))
+    return Status::BadInput("DataAttach: \"dir\" must be \"up\" or \"down\"");
+  return AttachRequest{id->get<std::string>(), stream->get<uint64_t>(), *dir == "up"};
+}
+
+// The request's slot, marked attached and counted as running; BadInput when there is no
+// such stream, it is attached already, or the session has finished.
+Result<NetStreamSlot*> ClaimSlot(NetSession& session, const AttachRequest& attach) {
+  std::vector<NetStreamSlot>& slots = attach.up ? session.up : session.down;
+  const uint64_t index = attach.stream;
+  if (index >= slots.size())
+    return Status::BadInput(
+        fmt::format("DataAttach: no {} stream {} in this session", attach.up ? "up" : "down", index));
+  NetStreamSlot& slot = slots[index];
+  if (slot.attached.exchange(true)) return Status::BadInput(fmt::format("DataAttach: stream {} already attached", index));
+  {
+    std::lock_guard<std::mutex> lock(session.mutex);
+    if (session.stop) return Status::BadInput("DataAttach: session finished");
+    ++session.running;
+  }
+  return &slot;
+}
+
+// No byte moves before the barrier: a stream attached early must not get a head start
+// over one attached late.
+Status WaitForBarrier(NetSession& session, const std::atomic<bool>& stop, uint64_t* barrier_ns) {
+  std::unique_lock<std::mutex> lock(session.mutex);
+  const auto give_up = std::chrono::steady_clock::now() + kGoWait;
+  while (session.barrier_ns == 0 && !session.stop && !stop && std::chrono::steady_clock::now() < give_up)
+    session.changed.wait_for(lock, std::chrono::milliseconds(100));
+  *barrier_ns = session.barrier_ns;
+  if (*barrier_ns == 0) return Status::Io("the test was not started (no NetGo)");
+  return Status::Ok();
+}
+
+// Up: reads and counts until EOF, a stop, or the window's end plus grace.
+net::StreamOutcome ReceiveUp(int fd, NetSession& session, NetStreamSlot& slot, const net::Window& planned,
+                             const std::atomic<bool>& stop) {
+  std::vector<char> buffer(std::clamp<uint64_t>(session.bs, 128 << 10, 4 << 20));
+  net::StreamLimits limits{planned.end_ns + kGraceNs, 5000000000ull};
+  return net::ReceiveLoop(fd, buffer.data(), buffer.size(), limits, session.stop, slot.bytes, &stop, &slot.log);
+}
+
+// Down: sends until the window's end plus net::kSendTailNs, then lets the client close first.
+net::StreamOutcome SendDown(int fd, NetSession& session, NetStreamSlot& slot, const net::Window& planned,
+                            net::SendMode mode, const std::atomic<bool>& stop) {
+  net::StreamLimits limits{planned.end_ns + net::kSendTailNs, 5000000000ull};
+  net::StreamOutcome outcome =
+      net::SendLoop(fd, *session.source, limits, session.stop, slot.bytes, &stop, mode, &slot.log);
+  // Our side is done; let the client see EOF and close its own, so no reset cuts
+  // the bytes still in flight.
+  ::shutdown(fd, SHUT_WR);
+  char sink[4096];
+  const uint64_t drain_end = MonotonicNs() + 2000000000ull;
+  while (MonotonicNs() < drain_end && !session.stop && !stop) {
+    ssize_t n = ::recv(fd, sink, sizeof(sink), 0);
+    if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR)) break;
+  }
+  return outcome;
+}
+
+// Records how the stream ended, for NetReport, and wakes Finish.
+void EndStream(NetSession& session, NetStreamSlot& slot, const net::StreamOutcome& outcome, const Status& status,
+               bool up, net::SendMode mode) {
+  {
+    std::lock_guard<std::mutex> lock(session.mutex);
+    // When the stream stopped moving bytes: the common window ends at the first such stop.
+    slot.stop_ns = net::StopNs(outcome, up);
+    slot.ended = true;
+    slot.end = status.ok() ? net::ToString(outcome.end) : status.message();
+    if (!up) slot.send_mode = net::ToString(mode);
+    --session.running;
+  }
+  session.changed.notify_all();
+}
+
+}  // namespace
+
 NetService::NetService() = default;
 NetService::~NetService() {
   std::lock_guard<std::mutex> lock(mutex_);
@@ -145,34 +240,20 @@ Result<nlohmann::json> NetService::Start(const nlohmann::json& request, uint64_t
 }
 
 Status NetService::Attach(const nlohmann::json& request, ScopedFd socket, const std::atomic<bool>& stop) {
-  if (!request.is_object()) return Status::BadInput("DataAttach: payload is not an object");
-  const auto id = request.find("session");
-  const auto stream = request.find("stream");
-  const auto dir = request.find("dir");
-  if (id == request.end() || !id->is_string()) return Status::BadInput("DataAttach: \"session\" missing");
-  if (stream == request.end() || !stream->is_number_integer() || stream->get<int64_t>() < 0)
-    return Status::BadInput("DataAttach: \"stream\" must be an integer >= 0");
-  if (dir == request.end() || !dir->is_string() || (*dir != "up" && *dir != "down"))
-    return Status::BadInput("DataAttach: \"dir\" must be \"up\" or \"down\"");
+  Result<AttachRequest> parsed = ParseDataAttach(request);
+  if (!parsed.ok()) return parsed.status();
+  const AttachRequest& attach = parsed.value();
   std::shared_ptr<NetSession> session;
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    auto it = sessions_.find(id->get<std::string>());
+    auto it = sessions_.find(attach.session);
     if (it == sessions_.end()) return Status::BadInput("DataAttach: unknown or finished session");
     session = it->second;
   }
-  const bool up = *dir == "up";
-  std::vector<NetStreamSlot>& slots = up ? session->up : session->down;
-  const auto index = stream->get<uint64_t>();
-  if (index >= slots.size())
-    return Status::BadInput(fmt::format("DataAttach: no {} stream {} in this session", dir->get<std::string>(), index));
-  NetStreamSlot& slot = slots[index];
-  if (slot.attached.exchange(true)) return Status::BadInput(fmt::format("DataAttach: stream {} already attached", index));
-  {
-    std::lock_guard<std::mutex> lock(session->mutex);
-    if (session->stop) return Status::BadInput("DataAttach: session finished");
-    ++session->running;
-  }
+  Result<NetStreamSlot*> claimed = ClaimSlot(*session, attach);
+  if (!claimed.ok()) return claimed.status();
+  NetStreamSlot& slot = *claimed.value();
+  const bool up = attach.up;
   const int fd = socket.get();
   net::StreamOutcome outcome;
   const net::SendMode mode =
@@ -182,48 +263,14 @@ Status NetService::Attach(const nlohmann::json& request, ScopedFd socket, const 
     status = SendFrame(fd, MessageType::kDataAttached, nlohmann::json::object(),
                        std::chrono::steady_clock::now() + std::chrono::seconds(5));
   }
-  // No byte moves before the barrier: a stream attached early must not get a head start
-  // over one attached late.
   uint64_t barrier_ns = 0;
-  if (status.ok()) {
-    std::unique_lock<std::mutex> lock(session->mutex);
-    const auto give_up = std::chrono::steady_clock::now() + kGoWait;
-    while (session->barrier_ns == 0 && !session->stop && !stop && std::chrono::steady_clock::now() < give_up)
-      session->changed.wait_for(lock, std::chrono::milliseconds(100));
-    barrier_ns = session->barrier_ns;
-    if (barrier_ns == 0) status = Status::Io("the test was not started (no NetGo)");
-  }
+  if (status.ok()) status = WaitForBarrier(*session, stop, &barrier_ns);
   if (status.ok()) {
     const net::Window planned = net::PlannedWindow(barrier_ns, session->omit_s, session->seconds);
-    if (up) {
-      std::vector<char> buffer(std::clamp<uint64_t>(session->bs, 128 << 10, 4 << 20));
-      net::StreamLimits limits{planned.end_ns + kGraceNs, 5000000000ull};
-      outcome = net::ReceiveLoop(fd, buffer.data(), buffer.size(), limits, session->stop, slot.bytes, &stop, &slot.log);
-    } else {
-      net::StreamLimits limits{planned.end_ns + net::kSendTailNs, 5000000000ull};
-      outcome = net::SendLoop(fd, *session->source, limits, session->stop, slot.bytes, &stop, mode, &slot.log);
-      // Our side is done; let the client see EOF and close its own, so no reset cuts
-      // the bytes still in flight.
-      ::shutdown(fd, SHUT_WR);
-      char sink[4096];
-      const uint64_t drain_end = MonotonicNs() + 2000000000ull;
-      while (MonotonicNs() < drain_end && !session->stop && !stop) {
-        ssize_t n = ::recv(fd, sink, sizeof(sink), 0);
-        if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR)) break;
-      }
-    }
+    outcome = up ? ReceiveUp(fd, *session, slot, planned, stop) : SendDown(fd, *session, slot, planned, mode, stop);
     status = outcome.status;
   }
-  {
-    std::lock_guard<std::mutex> lock(session->mutex);
-    // When the stream stopped moving bytes: the common window ends at the first such stop.
-    slot.stop_ns = net::StopNs(outcome, up);
-    slot.ended = true;
-    slot.end = status.ok() ? net::ToString(outcome.end) : status.message();
-    if (!up) slot.send_mode = net::ToString(mode);
-    --session->running;
-  }
-  session->changed.notify_all();
+  EndStream(*session, slot, outcome, status, up, mode);
   // The stream's own end (a peer gone mid-test) is reported in NetReport, not as a failure
   // of the data connection.
   return Status::Ok();
