@@ -175,6 +175,68 @@ void EndStream(NetSession& session, NetStreamSlot& slot, const net::StreamOutcom
   session.changed.notify_all();
 }
 
+// "window_end_us", when given: where the client's streams stopped.
+Status ReadWindowEnd(const nlohmann::json& request, std::optional<uint64_t>* client_end_us) {
+  if (auto it = request.find("window_end_us"); it != request.end()) {
+    if (!it->is_number_unsigned()) return Status::BadInput("NetFinish: \"window_end_us\" must be an integer >= 0");
+    *client_end_us = it->get<uint64_t>();
+  }
+  return Status::Ok();
+}
+
+// Lets the streams end on their own (bounded), then stops the rest; `lock` holds session.mutex.
+void StopStreams(NetSession& session, std::unique_lock<std::mutex>& lock) {
+  session.changed.wait_for(lock, kFinishWait, [&] { return session.running == 0; });
+  session.stop = true;
+  session.changed.wait_for(lock, std::chrono::seconds(1), [&] { return session.running == 0; });
+}
+
+// One window for every stream of both ends: planned at the barrier, ended where the
+// client's streams stopped (its proposal) or where one of ours did, if earlier.
+// Under session.mutex.
+net::Window CommonWindow(const NetSession& session, std::optional<uint64_t> client_end_us) {
+  const uint64_t barrier = session.barrier_ns;
+  net::Window w = net::PlannedWindow(barrier, session.omit_s, session.seconds);
+  std::vector<uint64_t> stops;
+  if (barrier == 0) stops.push_back(0);
+  if (client_end_us) stops.push_back(net::NsAt(barrier, *client_end_us));
+  for (const auto* slots : {&session.up, &session.down})
+    for (const NetStreamSlot& slot : *slots) stops.push_back(slot.ended ? slot.stop_ns : 0);
+  return net::EndAtFirstStop(w, stops);
+}
+
+// NetReport's entries for `slots` (dir "up" or "down"), appended to `streams`. Under
+// the session's mutex.
+void AddStreams(const std::vector<NetStreamSlot>& slots, const char* dir, uint64_t barrier, const net::Window& w,
+                nlohmann::json* streams) {
+  const bool up = dir == std::string("up");
+  for (size_t i = 0; i < slots.size(); ++i) {
+    const NetStreamSlot& slot = slots[i];
+    nlohmann::json entry{{"stream", i},
+                         {"dir", dir},
+                         {"end", slot.attached ? (slot.ended ? slot.end : "did not end") : "not attached"},
+                         {"stop_us", slot.ended ? net::UsAfter(barrier, slot.stop_ns) : 0}};
+    // Only the ended stream's log may be read: its thread no longer writes it.
+    const uint64_t in_window = slot.ended ? slot.log.BytesIn(w) : 0;
+    if (up) {
+      entry["bytes"] = in_window;  // received inside the window: the figure
+      entry["received_bytes"] = slot.bytes.load();
+    } else {
+      entry["sent_bytes"] = in_window;  // sent inside the window (socket buffers included)
+      entry["send"] = slot.send_mode;
+    }
+    streams->push_back(entry);
+  }
+}
+
+nlohmann::json StopTelemetry(NetSession& session) {
+  nlohmann::json telemetry = session.telemetry ? nlohmann::json(session.telemetry->Stop()) : nlohmann::json::object();
+  // A NetReport must fit one frame: a very long test keeps its summary, not its series.
+  if (telemetry.dump().size() > kMaxPayload / 2 && telemetry.contains("samples"))
+    telemetry["samples"] = nlohmann::json::array();
+  return telemetry;
+}
+
 }  // namespace
 
 NetService::NetService() = default;
@@ -305,10 +367,7 @@ Result<nlohmann::json> NetService::Finish(const nlohmann::json& request, uint64_
   if (!request.is_object() || !request.contains("session") || !request["session"].is_string())
     return Status::BadInput("NetFinish: \"session\" missing");
   std::optional<uint64_t> client_end_us;
-  if (auto it = request.find("window_end_us"); it != request.end()) {
-    if (!it->is_number_unsigned()) return Status::BadInput("NetFinish: \"window_end_us\" must be an integer >= 0");
-    client_end_us = it->get<uint64_t>();
-  }
+  if (Status s = ReadWindowEnd(request, &client_end_us); !s.ok()) return s;
   std::shared_ptr<NetSession> session;
   {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -322,47 +381,14 @@ Result<nlohmann::json> NetService::Finish(const nlohmann::json& request, uint64_
   nlohmann::json window;
   {
     std::unique_lock<std::mutex> lock(session->mutex);
-    session->changed.wait_for(lock, kFinishWait, [&] { return session->running == 0; });
-    session->stop = true;
-    session->changed.wait_for(lock, std::chrono::seconds(1), [&] { return session->running == 0; });
-    // One window for every stream of both ends: planned at the barrier, ended where the
-    // client's streams stopped (its proposal) or where one of ours did, if earlier.
+    StopStreams(*session, lock);
     const uint64_t barrier = session->barrier_ns;
-    net::Window w = net::PlannedWindow(barrier, session->omit_s, session->seconds);
-    std::vector<uint64_t> stops;
-    if (barrier == 0) stops.push_back(0);
-    if (client_end_us) stops.push_back(net::NsAt(barrier, *client_end_us));
-    for (const auto* slots : {&session->up, &session->down})
-      for (const NetStreamSlot& slot : *slots) stops.push_back(slot.ended ? slot.stop_ns : 0);
-    w = net::EndAtFirstStop(w, stops);
+    const net::Window w = CommonWindow(*session, client_end_us);
     window = {{"start_us", net::UsAfter(barrier, w.start_ns)}, {"end_us", net::UsAfter(barrier, w.end_ns)}};
-    auto add = [&](const std::vector<NetStreamSlot>& slots, const char* dir) {
-      const bool up = dir == std::string("up");
-      for (size_t i = 0; i < slots.size(); ++i) {
-        const NetStreamSlot& slot = slots[i];
-        nlohmann::json entry{{"stream", i},
-                             {"dir", dir},
-                             {"end", slot.attached ? (slot.ended ? slot.end : "did not end") : "not attached"},
-                             {"stop_us", slot.ended ? net::UsAfter(barrier, slot.stop_ns) : 0}};
-        // Only the ended stream's log may be read: its thread no longer writes it.
-        const uint64_t in_window = slot.ended ? slot.log.BytesIn(w) : 0;
-        if (up) {
-          entry["bytes"] = in_window;  // received inside the window: the figure
-          entry["received_bytes"] = slot.bytes.load();
-        } else {
-          entry["sent_bytes"] = in_window;  // sent inside the window (socket buffers included)
-          entry["send"] = slot.send_mode;
-        }
-        streams.push_back(entry);
-      }
-    };
-    add(session->up, "up");
-    add(session->down, "down");
+    AddStreams(session->up, "up", barrier, w, &streams);
+    AddStreams(session->down, "down", barrier, w, &streams);
   }
-  nlohmann::json telemetry = session->telemetry ? nlohmann::json(session->telemetry->Stop()) : nlohmann::json::object();
-  // A NetReport must fit one frame: a very long test keeps its summary, not its series.
-  if (telemetry.dump().size() > kMaxPayload / 2 && telemetry.contains("samples"))
-    telemetry["samples"] = nlohmann::json::array();
+  nlohmann::json telemetry = StopTelemetry(*session);
   return nlohmann::json{{"window", window}, {"streams", streams}, {"telemetry", std::move(telemetry)}};
 }
 
