@@ -77,17 +77,21 @@ int Malformed(const std::string& what) {
   return 2;
 }
 
-}  // namespace
+// What the setup frame says: the file to open and the shared buffers' shape.
+struct HelperSetup {
+  RemoteFile file;
+  uint32_t slots = 0;
+  uint64_t buffer_bytes = 0;
+};
 
-int RunSmbIoHelper(int socket, int shared_memory) {
+// Reads and checks the setup frame. 0, or the exit status of a malformed frame.
+int ReadSetup(int socket, HelperSetup* setup) {
   uint32_t length = 0;
   if (!ReadAll(socket, &length, sizeof length)) return Malformed("no setup frame on the socket");
   if (length == 0 || length > kMaxSetupBytes) return Malformed("setup frame of " + std::to_string(length) + " bytes");
   std::string text(length, '\0');
   if (!ReadAll(socket, text.data(), length)) return Malformed("setup frame cut short");
-  RemoteFile file;
-  uint32_t slots = 0;
-  uint64_t buffer_bytes = 0;
+  RemoteFile& file = setup->file;
   try {
     nlohmann::json j = nlohmann::json::parse(text);
     file.server = j.at("server").get<std::string>();
@@ -98,15 +102,21 @@ int RunSmbIoHelper(int socket, int shared_memory) {
     file.domain = j.at("domain").get<std::string>();
     file.password = j.at("password").get<std::string>();
     file.connect_timeout_ms = j.at("timeout_ms").get<uint32_t>();
-    slots = j.at("slots").get<uint32_t>();
-    buffer_bytes = j.at("buffer_bytes").get<uint64_t>();
+    setup->slots = j.at("slots").get<uint32_t>();
+    setup->buffer_bytes = j.at("buffer_bytes").get<uint64_t>();
   } catch (const nlohmann::json::exception& e) {
     return Malformed(std::string("setup frame is not nasperf's: ") + e.what());
   }
-  if (slots == 0 || slots > 1024 || buffer_bytes == 0 || buffer_bytes > (uint64_t{1} << 30))
-    return Malformed("setup frame asks for " + std::to_string(slots) + " buffers of " + std::to_string(buffer_bytes) +
-                     " bytes");
-  const size_t memory_bytes = static_cast<size_t>(slots) * buffer_bytes;
+  if (setup->slots == 0 || setup->slots > 1024 || setup->buffer_bytes == 0 || setup->buffer_bytes > (uint64_t{1} << 30))
+    return Malformed("setup frame asks for " + std::to_string(setup->slots) + " buffers of " +
+                     std::to_string(setup->buffer_bytes) + " bytes");
+  return 0;
+}
+
+// Maps the parent's buffers, one pointer per slot. 0, or the exit status: 2 when they are
+// smaller than the setup says, 1 (told to the parent) when they cannot be mapped.
+int MapBuffers(int socket, int shared_memory, const HelperSetup& setup, std::vector<std::byte*>* buffers) {
+  const size_t memory_bytes = static_cast<size_t>(setup.slots) * setup.buffer_bytes;
   struct stat shared {};
   if (::fstat(shared_memory, &shared) != 0 || static_cast<uint64_t>(shared.st_size) < memory_bytes)
     return Malformed("the shared buffers (fd " + std::to_string(shared_memory) + ") are smaller than the setup frame says");
@@ -115,25 +125,21 @@ int RunSmbIoHelper(int socket, int shared_memory) {
     SendReady(socket, Status::Io(std::string("smb helper: cannot map the shared buffers: ") + std::strerror(errno)));
     return 1;
   }
-  std::vector<std::byte*> buffers(slots);
-  for (uint32_t i = 0; i < slots; ++i) buffers[i] = static_cast<std::byte*>(memory) + static_cast<size_t>(i) * buffer_bytes;
+  buffers->resize(setup.slots);
+  for (uint32_t i = 0; i < setup.slots; ++i)
+    (*buffers)[i] = static_cast<std::byte*>(memory) + static_cast<size_t>(i) * setup.buffer_bytes;
+  return 0;
+}
 
-  SmbEngine engine;
-  EngineOpenParams params;
-  params.remote = &file;
-  params.buffers = std::span<std::byte*>(buffers.data(), buffers.size());
-  params.buffer_bytes = buffer_bytes;
-  params.queue_depth = 1;
-  Status opened = engine.open(params);
-  if (!SendReady(socket, opened) || !opened.ok()) return opened.ok() ? 1 : 0;
-
+// Answers requests until the parent closes the socket: 0, or 2 for a request out of range.
+int ServeRequests(int socket, SmbEngine& engine, const HelperSetup& setup) {
   HelperRequest request;
   while (ReadAll(socket, &request, sizeof request)) {
     int64_t result = 0;
     if (request.op == kHelperSync) {
       Status s = engine.sync();
       result = s.ok() ? 0 : -(s.err() ? s.err() : EIO);
-    } else if (request.op > kHelperWrite || request.slot >= slots || request.length > buffer_bytes) {
+    } else if (request.op > kHelperWrite || request.slot >= setup.slots || request.length > setup.buffer_bytes) {
       return Malformed("request out of range (op " + std::to_string(request.op) + ", slot " +
                        std::to_string(request.slot) + ", " + std::to_string(request.length) + " bytes)");
     } else {
@@ -146,6 +152,26 @@ int RunSmbIoHelper(int socket, int shared_memory) {
     }
     if (!WriteAll(socket, &result, sizeof result)) break;
   }
+  return 0;
+}
+
+}  // namespace
+
+int RunSmbIoHelper(int socket, int shared_memory) {
+  HelperSetup setup;
+  if (int exit_status = ReadSetup(socket, &setup); exit_status != 0) return exit_status;
+  std::vector<std::byte*> buffers;
+  if (int exit_status = MapBuffers(socket, shared_memory, setup, &buffers); exit_status != 0) return exit_status;
+
+  SmbEngine engine;
+  EngineOpenParams params;
+  params.remote = &setup.file;
+  params.buffers = std::span<std::byte*>(buffers.data(), buffers.size());
+  params.buffer_bytes = setup.buffer_bytes;
+  params.queue_depth = 1;
+  Status opened = engine.open(params);
+  if (!SendReady(socket, opened) || !opened.ok()) return opened.ok() ? 1 : 0;
+  if (int exit_status = ServeRequests(socket, engine, setup); exit_status != 0) return exit_status;
   engine.close();
   return 0;
 }
