@@ -155,6 +155,52 @@ int ServeRequests(int socket, SmbEngine& engine, const HelperSetup& setup) {
   return 0;
 }
 
+// The helper gets its socket as fd 3 and the buffers as fd 4, and runs this binary's
+// hidden command. `pid` is -1 when the spawn fails.
+Status SpawnHelper(int socket, int shared_memory, pid_t* pid) {
+  // dup2 clears CLOEXEC. The sources move above 4 first, so neither dup2 overwrites the
+  // other's source.
+  ScopedFd socket_source(::fcntl(socket, F_DUPFD_CLOEXEC, 10));
+  ScopedFd memory_source(::fcntl(shared_memory, F_DUPFD_CLOEXEC, 10));
+  if (!socket_source.valid() || !memory_source.valid()) return ErrnoStatus("fcntl(F_DUPFD)", "", errno);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, socket_source.get(), 3);
+  posix_spawn_file_actions_adddup2(&actions, memory_source.get(), 4);
+  char self[] = "/proc/self/exe";
+  char verb[] = "smb-io-helper";
+  char* argv[] = {self, verb, nullptr};
+  int rc = ::posix_spawn(pid, "/proc/self/exe", &actions, nullptr, argv, environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (rc != 0) {
+    *pid = -1;
+    return ErrnoStatus("starting the SMB helper process", "", rc);
+  }
+  return Status::Ok();
+}
+
+// Sends the setup frame and waits for the ready frame: the helper's connect and open.
+Status SendSetup(int socket, const RemoteFile& file, uint32_t slots, uint64_t buffer_bytes) {
+  nlohmann::json setup = {{"server", file.server},         {"port", file.port},
+                          {"share", file.share},           {"path", file.path},
+                          {"user", file.user},             {"domain", file.domain},
+                          {"password", file.password},     {"timeout_ms", file.connect_timeout_ms},
+                          {"slots", slots},                {"buffer_bytes", buffer_bytes}};
+  std::string text = setup.dump();
+  uint32_t length = static_cast<uint32_t>(text.size());
+  int32_t kind = 0;
+  uint32_t message_bytes = 0;
+  // Connecting takes up to the connect timeout, plus the helper's own start.
+  if (!WriteAll(socket, &length, sizeof length) || !WriteAll(socket, text.data(), text.size()) ||
+      !ReadAll(socket, &kind, sizeof kind) || !ReadAll(socket, &message_bytes, sizeof message_bytes) ||
+      message_bytes > kMaxSetupBytes)
+    return Status::Io("smb: the SMB helper process for " + file.server + " ended before connecting");
+  std::string message(message_bytes, '\0');
+  if (!ReadAll(socket, message.data(), message_bytes))
+    return Status::Io("smb: the SMB helper process for " + file.server + " ended before connecting");
+  return StatusOfKind(kind, std::move(message));
+}
+
 }  // namespace
 
 int RunSmbIoHelper(int socket, int shared_memory) {
@@ -198,44 +244,9 @@ Status SmbHelperProcess::Start(const RemoteFile& file, uint32_t slots, uint64_t 
   if (::setsockopt(socket_.get(), SOL_SOCKET, SO_RCVTIMEO, &wait, sizeof wait) != 0)
     return ErrnoStatus("setsockopt(SO_RCVTIMEO)", "SMB helper socket", errno);
   ScopedFd theirs(pair[1]);
-  // The helper gets its socket as fd 3 and the buffers as fd 4; dup2 clears CLOEXEC. The
-  // sources move above 4 first, so neither dup2 overwrites the other's source.
-  ScopedFd socket_source(::fcntl(theirs.get(), F_DUPFD_CLOEXEC, 10));
-  ScopedFd memory_source(::fcntl(shared.get(), F_DUPFD_CLOEXEC, 10));
-  if (!socket_source.valid() || !memory_source.valid()) return ErrnoStatus("fcntl(F_DUPFD)", "", errno);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, socket_source.get(), 3);
-  posix_spawn_file_actions_adddup2(&actions, memory_source.get(), 4);
-  char self[] = "/proc/self/exe";
-  char verb[] = "smb-io-helper";
-  char* argv[] = {self, verb, nullptr};
-  int rc = ::posix_spawn(&pid_, "/proc/self/exe", &actions, nullptr, argv, environ);
-  posix_spawn_file_actions_destroy(&actions);
-  if (rc != 0) {
-    pid_ = -1;
-    return ErrnoStatus("starting the SMB helper process", "", rc);
-  }
+  if (Status s = SpawnHelper(theirs.get(), shared.get(), &pid_); !s.ok()) return s;
   theirs.reset();
-
-  nlohmann::json setup = {{"server", file.server},         {"port", file.port},
-                          {"share", file.share},           {"path", file.path},
-                          {"user", file.user},             {"domain", file.domain},
-                          {"password", file.password},     {"timeout_ms", file.connect_timeout_ms},
-                          {"slots", slots},                {"buffer_bytes", buffer_bytes}};
-  std::string text = setup.dump();
-  uint32_t length = static_cast<uint32_t>(text.size());
-  int32_t kind = 0;
-  uint32_t message_bytes = 0;
-  // Connecting takes up to the connect timeout, plus the helper's own start.
-  if (!WriteAll(socket_.get(), &length, sizeof length) || !WriteAll(socket_.get(), text.data(), text.size()) ||
-      !ReadAll(socket_.get(), &kind, sizeof kind) ||
-      !ReadAll(socket_.get(), &message_bytes, sizeof message_bytes) || message_bytes > kMaxSetupBytes)
-    return Status::Io("smb: the SMB helper process for " + file.server + " ended before connecting");
-  std::string message(message_bytes, '\0');
-  if (!ReadAll(socket_.get(), message.data(), message_bytes))
-    return Status::Io("smb: the SMB helper process for " + file.server + " ended before connecting");
-  return StatusOfKind(kind, std::move(message));
+  return SendSetup(socket_.get(), file, slots, buffer_bytes);
 }
 
 int64_t SmbHelperProcess::Call(const HelperRequest& request) {
