@@ -51,6 +51,98 @@ bool IsSyncEngine(const std::string& engine) {
   return engine == "psync" || engine == "sync" || engine == "vsync" || engine == "pvsync" || engine == "pvsync2";
 }
 
+// rw (fio's default: read) and the read share of a mixed pattern.
+void ReadPattern(const FioOptions& options, JobSpec* spec, std::vector<std::string>* notes) {
+  spec->rw = AccessPattern::kRead;  // fio's default
+  if (const std::string* v = Find(options, {"rw", "readwrite"})) {
+    if (std::optional<AccessPattern> rw = FioPattern(*v)) {
+      spec->rw = *rw;
+    } else {
+      notes->push_back("fio rw=" + *v + " has no nasperf equivalent; recorded as read");
+    }
+  }
+  if (const std::string* v = Find(options, {"rwmixread"}); v && FioUnsigned(*v) && *FioUnsigned(*v) <= 100) {
+    spec->read_mix_pct = static_cast<int>(*FioUnsigned(*v));
+  } else if (const std::string* w = Find(options, {"rwmixwrite"}); w && FioUnsigned(*w) && *FioUnsigned(*w) <= 100) {
+    spec->read_mix_pct = 100 - static_cast<int>(*FioUnsigned(*w));
+  }
+}
+
+void ReadBlockSize(const FioOptions& options, unsigned kb_base, JobSpec* spec, std::vector<std::string>* notes) {
+  spec->bs = 4096;  // fio's default block size
+  if (const std::string* v = Find(options, {"bs", "blocksize"})) {
+    // "4k" for all directions, or "read,write[,trim]" sizes.
+    std::string first = v->substr(0, v->find(','));
+    if (std::optional<uint64_t> bs = ParseFioSize(first, kb_base); bs && *bs > 0) {
+      spec->bs = *bs;
+      if (first != *v) notes->push_back("fio bs=" + *v + " differs per direction; the first (read) size is recorded");
+    } else {
+      notes->push_back("fio bs=" + *v + " is not a single size; 4 KiB (fio's default) recorded");
+    }
+  }
+  if (Find(options, {"bsrange", "blocksize_range", "bssplit"}))
+    notes->push_back("fio mixed block sizes (bsrange/bssplit); bs is only the base size");
+}
+
+// iodepth and numjobs, at least 1 each.
+void ReadDepthAndJobs(const FioOptions& options, JobSpec* spec) {
+  if (const std::string* v = Find(options, {"iodepth"})) spec->qd = static_cast<uint32_t>(FioUnsigned(*v).value_or(1));
+  if (const std::string* v = Find(options, {"numjobs"}))
+    spec->threads = static_cast<uint32_t>(FioUnsigned(*v).value_or(1));
+  if (spec->qd == 0) spec->qd = 1;
+  if (spec->threads == 0) spec->threads = 1;
+}
+
+void ReadSize(const FioOptions& options, unsigned kb_base, FioJob* job, std::vector<std::string>* notes) {
+  if (const std::string* v = Find(options, {"size", "filesize"})) {
+    if (std::optional<uint64_t> size = ParseFioSize(*v, kb_base)) {
+      job->spec.size = *size;
+      job->size_known = true;
+    } else {
+      notes->push_back("fio size=" + *v + " is not an absolute size");
+    }
+  }
+}
+
+// The engine as fio ran it; after ReadDepthAndJobs, whose depth a synchronous engine ignores.
+void ReadEngine(const FioOptions& options, FioJob* job, std::vector<std::string>* notes) {
+  if (const std::string* v = Find(options, {"ioengine"})) {
+    job->engine = *v;
+  } else {
+    job->engine = "psync";
+    notes->push_back("ioengine not given: fio's default on Linux, psync, assumed");
+  }
+  job->spec.engine = job->engine;
+  if (IsSyncEngine(job->engine) && job->spec.qd > 1)
+    notes->push_back("fio's " + job->engine + " engine is synchronous: the queue depth in effect was 1, not iodepth=" +
+                     std::to_string(job->spec.qd));
+}
+
+// runtime, time_based and ramp_time.
+void ReadTiming(const FioOptions& options, JobSpec* spec, std::vector<std::string>* notes) {
+  if (const std::string* v = Find(options, {"runtime", "timeout"})) {
+    if (Result<double> t = ParseDuration(std::string(Trim(*v))); t.ok()) {
+      spec->time_s = t.value();
+    } else {
+      notes->push_back("fio runtime=" + *v + " not understood");
+    }
+  }
+  if (const std::string* v = Find(options, {"time_based"})) spec->time_based = FioBool(*v).value_or(true);
+  if (const std::string* v = Find(options, {"ramp_time"})) {
+    if (Result<double> t = ParseDuration(std::string(Trim(*v))); t.ok()) spec->ramp_s = t.value();
+  }
+}
+
+// filename, relative to directory when both are given.
+void ReadTarget(const FioOptions& options, FioJob* job) {
+  const std::string* dir = Find(options, {"directory"});
+  if (const std::string* file = Find(options, {"filename"})) {
+    job->target = (dir && !file->empty() && file->front() != '/') ? *dir + "/" + *file : *file;
+  } else if (dir) {
+    job->target = *dir;
+  }
+}
+
 }  // namespace
 
 std::optional<uint64_t> ParseFioSize(std::string_view text, unsigned kb_base) {
@@ -84,85 +176,19 @@ FioJob JobFromFioOptions(const FioOptions& options, std::vector<std::string>* no
   JobSpec& spec = job.spec;
   unsigned kb_base = 1024;
   if (const std::string* v = Find(options, {"kb_base"}); v && Trim(*v) == "1000") kb_base = 1000;
-
-  spec.rw = AccessPattern::kRead;  // fio's default
-  if (const std::string* v = Find(options, {"rw", "readwrite"})) {
-    if (std::optional<AccessPattern> rw = FioPattern(*v)) {
-      spec.rw = *rw;
-    } else {
-      notes->push_back("fio rw=" + *v + " has no nasperf equivalent; recorded as read");
-    }
-  }
-  if (const std::string* v = Find(options, {"rwmixread"}); v && FioUnsigned(*v) && *FioUnsigned(*v) <= 100) {
-    spec.read_mix_pct = static_cast<int>(*FioUnsigned(*v));
-  } else if (const std::string* w = Find(options, {"rwmixwrite"}); w && FioUnsigned(*w) && *FioUnsigned(*w) <= 100) {
-    spec.read_mix_pct = 100 - static_cast<int>(*FioUnsigned(*w));
-  }
-
-  spec.bs = 4096;  // fio's default block size
-  if (const std::string* v = Find(options, {"bs", "blocksize"})) {
-    // "4k" for all directions, or "read,write[,trim]" sizes.
-    std::string first = v->substr(0, v->find(','));
-    if (std::optional<uint64_t> bs = ParseFioSize(first, kb_base); bs && *bs > 0) {
-      spec.bs = *bs;
-      if (first != *v) notes->push_back("fio bs=" + *v + " differs per direction; the first (read) size is recorded");
-    } else {
-      notes->push_back("fio bs=" + *v + " is not a single size; 4 KiB (fio's default) recorded");
-    }
-  }
-  if (Find(options, {"bsrange", "blocksize_range", "bssplit"}))
-    notes->push_back("fio mixed block sizes (bsrange/bssplit); bs is only the base size");
-
-  if (const std::string* v = Find(options, {"iodepth"})) spec.qd = static_cast<uint32_t>(FioUnsigned(*v).value_or(1));
-  if (const std::string* v = Find(options, {"numjobs"}))
-    spec.threads = static_cast<uint32_t>(FioUnsigned(*v).value_or(1));
-  if (spec.qd == 0) spec.qd = 1;
-  if (spec.threads == 0) spec.threads = 1;
-
-  if (const std::string* v = Find(options, {"size", "filesize"})) {
-    if (std::optional<uint64_t> size = ParseFioSize(*v, kb_base)) {
-      spec.size = *size;
-      job.size_known = true;
-    } else {
-      notes->push_back("fio size=" + *v + " is not an absolute size");
-    }
-  }
-
+  // In this order: the notes follow it.
+  ReadPattern(options, &spec, notes);
+  ReadBlockSize(options, kb_base, &spec, notes);
+  ReadDepthAndJobs(options, &spec);
+  ReadSize(options, kb_base, &job, notes);
   if (const std::string* v = Find(options, {"direct"})) spec.direct = FioBool(*v).value_or(false);
   if (const std::string* v = Find(options, {"buffered"}); v && FioBool(*v) == false) spec.direct = true;
-
-  if (const std::string* v = Find(options, {"ioengine"})) {
-    job.engine = *v;
-  } else {
-    job.engine = "psync";
-    notes->push_back("ioengine not given: fio's default on Linux, psync, assumed");
-  }
-  spec.engine = job.engine;
-  if (IsSyncEngine(job.engine) && spec.qd > 1)
-    notes->push_back("fio's " + job.engine +
-                     " engine is synchronous: the queue depth in effect was 1, not iodepth=" + std::to_string(spec.qd));
-
-  if (const std::string* v = Find(options, {"runtime", "timeout"})) {
-    if (Result<double> t = ParseDuration(std::string(Trim(*v))); t.ok()) {
-      spec.time_s = t.value();
-    } else {
-      notes->push_back("fio runtime=" + *v + " not understood");
-    }
-  }
-  if (const std::string* v = Find(options, {"time_based"})) spec.time_based = FioBool(*v).value_or(true);
-  if (const std::string* v = Find(options, {"ramp_time"})) {
-    if (Result<double> t = ParseDuration(std::string(Trim(*v))); t.ok()) spec.ramp_s = t.value();
-  }
+  ReadEngine(options, &job, notes);
+  ReadTiming(options, &spec, notes);
   if (const std::string* v = Find(options, {"end_fsync"}); v && FioBool(*v) == true) spec.fsync = true;
   if (const std::string* v = Find(options, {"fsync", "fdatasync"}); v && FioBool(*v) == true)
     notes->push_back("fio synced every " + *v + " writes; nasperf's fsync flag only covers a final sync");
-
-  const std::string* dir = Find(options, {"directory"});
-  if (const std::string* file = Find(options, {"filename"})) {
-    job.target = (dir && !file->empty() && file->front() != '/') ? *dir + "/" + *file : *file;
-  } else if (dir) {
-    job.target = *dir;
-  }
+  ReadTarget(options, &job);
   return job;
 }
 

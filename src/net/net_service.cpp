@@ -15,6 +15,7 @@
 
 #include "wire/frame_socket.h"
 #include "wire/wire.h"
+#include "net/net_session.h"
 #include "net/net_stream.h"
 #include "net/stream_window.h"
 #include "base/clock.h"
@@ -47,40 +48,160 @@ std::string RandomHex(size_t bytes) {
   return hex;
 }
 
+// A DataAttach payload, checked.
+struct AttachRequest {
+  std::string session;
+  uint64_t stream = 0;
+  bool up = false;  // else down
+};
+
+Result<AttachRequest> ParseDataAttach(const nlohmann::json& request) {
+  if (!request.is_object()) return Status::BadInput("DataAttach: payload is not an object");
+  const auto id = request.find("session");
+  const auto stream = request.find("stream");
+  const auto dir = request.find("dir");
+  if (id == request.end() || !id->is_string()) return Status::BadInput("DataAttach: \"session\" missing");
+  if (stream == request.end() || !stream->is_number_integer() || stream->get<int64_t>() < 0)
+    return Status::BadInput("DataAttach: \"stream\" must be an integer >= 0");
+  if (dir == request.end() || !dir->is_string() || (*dir != "up" && *dir != "down"))
+    return Status::BadInput("DataAttach: \"dir\" must be \"up\" or \"down\"");
+  return AttachRequest{id->get<std::string>(), stream->get<uint64_t>(), *dir == "up"};
+}
+
+// The request's slot, marked attached and counted as running; BadInput when there is no
+// such stream, it is attached already, or the session has finished.
+Result<NetStreamSlot*> ClaimSlot(NetSession& session, const AttachRequest& attach) {
+  std::vector<NetStreamSlot>& slots = attach.up ? session.up : session.down;
+  const uint64_t index = attach.stream;
+  if (index >= slots.size())
+    return Status::BadInput(
+        fmt::format("DataAttach: no {} stream {} in this session", attach.up ? "up" : "down", index));
+  NetStreamSlot& slot = slots[index];
+  if (slot.attached.exchange(true)) return Status::BadInput(fmt::format("DataAttach: stream {} already attached", index));
+  {
+    std::lock_guard<std::mutex> lock(session.mutex);
+    if (session.stop) return Status::BadInput("DataAttach: session finished");
+    ++session.running;
+  }
+  return &slot;
+}
+
+// No byte moves before the barrier: a stream attached early must not get a head start
+// over one attached late.
+Status WaitForBarrier(NetSession& session, const std::atomic<bool>& stop, uint64_t* barrier_ns) {
+  std::unique_lock<std::mutex> lock(session.mutex);
+  const auto give_up = std::chrono::steady_clock::now() + kGoWait;
+  while (session.barrier_ns == 0 && !session.stop && !stop && std::chrono::steady_clock::now() < give_up)
+    session.changed.wait_for(lock, std::chrono::milliseconds(100));
+  *barrier_ns = session.barrier_ns;
+  if (*barrier_ns == 0) return Status::Io("the test was not started (no NetGo)");
+  return Status::Ok();
+}
+
+// Up: reads and counts until EOF, a stop, or the window's end plus grace.
+net::StreamOutcome ReceiveUp(int fd, NetSession& session, NetStreamSlot& slot, const net::Window& planned,
+                             const std::atomic<bool>& stop) {
+  std::vector<char> buffer(std::clamp<uint64_t>(session.bs, 128 << 10, 4 << 20));
+  net::StreamLimits limits{planned.end_ns + kGraceNs, 5000000000ull};
+  return net::ReceiveLoop(fd, buffer.data(), buffer.size(), limits, session.stop, slot.bytes, &stop, &slot.log);
+}
+
+// Down: sends until the window's end plus net::kSendTailNs, then lets the client close first.
+net::StreamOutcome SendDown(int fd, NetSession& session, NetStreamSlot& slot, const net::Window& planned,
+                            net::SendMode mode, const std::atomic<bool>& stop) {
+  net::StreamLimits limits{planned.end_ns + net::kSendTailNs, 5000000000ull};
+  net::StreamOutcome outcome =
+      net::SendLoop(fd, *session.source, limits, session.stop, slot.bytes, &stop, mode, &slot.log);
+  // Our side is done; let the client see EOF and close its own, so no reset cuts
+  // the bytes still in flight.
+  ::shutdown(fd, SHUT_WR);
+  char sink[4096];
+  const uint64_t drain_end = MonotonicNs() + 2000000000ull;
+  while (MonotonicNs() < drain_end && !session.stop && !stop) {
+    ssize_t n = ::recv(fd, sink, sizeof(sink), 0);
+    if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR)) break;
+  }
+  return outcome;
+}
+
+// Records how the stream ended, for NetReport, and wakes Finish.
+void EndStream(NetSession& session, NetStreamSlot& slot, const net::StreamOutcome& outcome, const Status& status,
+               bool up, net::SendMode mode) {
+  {
+    std::lock_guard<std::mutex> lock(session.mutex);
+    // When the stream stopped moving bytes: the common window ends at the first such stop.
+    slot.stop_ns = net::StopNs(outcome, up);
+    slot.ended = true;
+    slot.end = status.ok() ? net::ToString(outcome.end) : status.message();
+    if (!up) slot.send_mode = net::ToString(mode);
+    --session.running;
+  }
+  session.changed.notify_all();
+}
+
+// "window_end_us", when given: where the client's streams stopped.
+Status ReadWindowEnd(const nlohmann::json& request, std::optional<uint64_t>* client_end_us) {
+  if (auto it = request.find("window_end_us"); it != request.end()) {
+    if (!it->is_number_unsigned()) return Status::BadInput("NetFinish: \"window_end_us\" must be an integer >= 0");
+    *client_end_us = it->get<uint64_t>();
+  }
+  return Status::Ok();
+}
+
+// Lets the streams end on their own (bounded), then stops the rest; `lock` holds session.mutex.
+void StopStreams(NetSession& session, std::unique_lock<std::mutex>& lock) {
+  session.changed.wait_for(lock, kFinishWait, [&] { return session.running == 0; });
+  session.stop = true;
+  session.changed.wait_for(lock, std::chrono::seconds(1), [&] { return session.running == 0; });
+}
+
+// One window for every stream of both ends: planned at the barrier, ended where the
+// client's streams stopped (its proposal) or where one of ours did, if earlier.
+// Under session.mutex.
+net::Window CommonWindow(const NetSession& session, std::optional<uint64_t> client_end_us) {
+  const uint64_t barrier = session.barrier_ns;
+  net::Window w = net::PlannedWindow(barrier, session.omit_s, session.seconds);
+  std::vector<uint64_t> stops;
+  if (barrier == 0) stops.push_back(0);
+  if (client_end_us) stops.push_back(net::NsAt(barrier, *client_end_us));
+  for (const auto* slots : {&session.up, &session.down})
+    for (const NetStreamSlot& slot : *slots) stops.push_back(slot.ended ? slot.stop_ns : 0);
+  return net::EndAtFirstStop(w, stops);
+}
+
+// NetReport's entries for `slots` (dir "up" or "down"), appended to `streams`. Under
+// the session's mutex.
+void AddStreams(const std::vector<NetStreamSlot>& slots, const char* dir, uint64_t barrier, const net::Window& w,
+                nlohmann::json* streams) {
+  const bool up = dir == std::string("up");
+  for (size_t i = 0; i < slots.size(); ++i) {
+    const NetStreamSlot& slot = slots[i];
+    nlohmann::json entry{{"stream", i},
+                         {"dir", dir},
+                         {"end", slot.attached ? (slot.ended ? slot.end : "did not end") : "not attached"},
+                         {"stop_us", slot.ended ? net::UsAfter(barrier, slot.stop_ns) : 0}};
+    // Only the ended stream's log may be read: its thread no longer writes it.
+    const uint64_t in_window = slot.ended ? slot.log.BytesIn(w) : 0;
+    if (up) {
+      entry["bytes"] = in_window;  // received inside the window: the figure
+      entry["received_bytes"] = slot.bytes.load();
+    } else {
+      entry["sent_bytes"] = in_window;  // sent inside the window (socket buffers included)
+      entry["send"] = slot.send_mode;
+    }
+    streams->push_back(entry);
+  }
+}
+
+nlohmann::json StopTelemetry(NetSession& session) {
+  nlohmann::json telemetry = session.telemetry ? nlohmann::json(session.telemetry->Stop()) : nlohmann::json::object();
+  // A NetReport must fit one frame: a very long test keeps its summary, not its series.
+  if (telemetry.dump().size() > kMaxPayload / 2 && telemetry.contains("samples"))
+    telemetry["samples"] = nlohmann::json::array();
+  return telemetry;
+}
+
 }  // namespace
-
-struct NetStreamSlot {
-  std::atomic<bool> attached{false};
-  std::atomic<uint64_t> bytes{0};  // all moved: received (up) or sent (down)
-  net::ByteLog log;      // what `bytes` was when; written by the stream's thread only
-  uint64_t stop_ns = 0;  // up: last byte received; down: the send loop returned; 0: none
-  bool ended = false;    // the stream's thread is done with `log`; under NetSession::mutex
-  std::string end;       // how it ended; under NetSession::mutex
-  std::string send_mode;  // down streams: how the agent sent; under NetSession::mutex
-};
-
-struct NetSession {
-  std::string id;
-  uint64_t control_id = 0;
-  std::string dir;  // up | down | both
-  uint32_t streams = 1;
-  double seconds = 10;
-  double omit_s = 0;
-  uint64_t bs = 0;
-  net::SendMode mode = net::SendMode::kCopy;
-  std::optional<net::SendSource> source;  // for down streams; read-only once made
-  std::vector<NetStreamSlot> up, down;
-  std::atomic<bool> stop{false};
-  std::mutex mutex;
-  std::condition_variable changed;
-  int running = 0;  // attached streams not yet ended; under mutex
-  // The start barrier (NetGo): every stream starts moving bytes here, and the window is
-  // planned from it. 0 until NetGo; under mutex.
-  uint64_t barrier_ns = 0;
-  // The NAS's CPU, interrupts, disks and sensors while the test runs (issue 6: every net
-  // test is sampled); stopped by Finish, or with the session when the client goes.
-  std::unique_ptr<sysinfo::telemetry::TelemetrySampler> telemetry;
-};
 
 NetService::NetService() = default;
 NetService::~NetService() {
@@ -145,34 +266,20 @@ Result<nlohmann::json> NetService::Start(const nlohmann::json& request, uint64_t
 }
 
 Status NetService::Attach(const nlohmann::json& request, ScopedFd socket, const std::atomic<bool>& stop) {
-  if (!request.is_object()) return Status::BadInput("DataAttach: payload is not an object");
-  const auto id = request.find("session");
-  const auto stream = request.find("stream");
-  const auto dir = request.find("dir");
-  if (id == request.end() || !id->is_string()) return Status::BadInput("DataAttach: \"session\" missing");
-  if (stream == request.end() || !stream->is_number_integer() || stream->get<int64_t>() < 0)
-    return Status::BadInput("DataAttach: \"stream\" must be an integer >= 0");
-  if (dir == request.end() || !dir->is_string() || (*dir != "up" && *dir != "down"))
-    return Status::BadInput("DataAttach: \"dir\" must be \"up\" or \"down\"");
+  Result<AttachRequest> parsed = ParseDataAttach(request);
+  if (!parsed.ok()) return parsed.status();
+  const AttachRequest& attach = parsed.value();
   std::shared_ptr<NetSession> session;
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    auto it = sessions_.find(id->get<std::string>());
+    auto it = sessions_.find(attach.session);
     if (it == sessions_.end()) return Status::BadInput("DataAttach: unknown or finished session");
     session = it->second;
   }
-  const bool up = *dir == "up";
-  std::vector<NetStreamSlot>& slots = up ? session->up : session->down;
-  const auto index = stream->get<uint64_t>();
-  if (index >= slots.size())
-    return Status::BadInput(fmt::format("DataAttach: no {} stream {} in this session", dir->get<std::string>(), index));
-  NetStreamSlot& slot = slots[index];
-  if (slot.attached.exchange(true)) return Status::BadInput(fmt::format("DataAttach: stream {} already attached", index));
-  {
-    std::lock_guard<std::mutex> lock(session->mutex);
-    if (session->stop) return Status::BadInput("DataAttach: session finished");
-    ++session->running;
-  }
+  Result<NetStreamSlot*> claimed = ClaimSlot(*session, attach);
+  if (!claimed.ok()) return claimed.status();
+  NetStreamSlot& slot = *claimed.value();
+  const bool up = attach.up;
   const int fd = socket.get();
   net::StreamOutcome outcome;
   const net::SendMode mode =
@@ -182,48 +289,14 @@ Status NetService::Attach(const nlohmann::json& request, ScopedFd socket, const 
     status = SendFrame(fd, MessageType::kDataAttached, nlohmann::json::object(),
                        std::chrono::steady_clock::now() + std::chrono::seconds(5));
   }
-  // No byte moves before the barrier: a stream attached early must not get a head start
-  // over one attached late.
   uint64_t barrier_ns = 0;
-  if (status.ok()) {
-    std::unique_lock<std::mutex> lock(session->mutex);
-    const auto give_up = std::chrono::steady_clock::now() + kGoWait;
-    while (session->barrier_ns == 0 && !session->stop && !stop && std::chrono::steady_clock::now() < give_up)
-      session->changed.wait_for(lock, std::chrono::milliseconds(100));
-    barrier_ns = session->barrier_ns;
-    if (barrier_ns == 0) status = Status::Io("the test was not started (no NetGo)");
-  }
+  if (status.ok()) status = WaitForBarrier(*session, stop, &barrier_ns);
   if (status.ok()) {
     const net::Window planned = net::PlannedWindow(barrier_ns, session->omit_s, session->seconds);
-    if (up) {
-      std::vector<char> buffer(std::clamp<uint64_t>(session->bs, 128 << 10, 4 << 20));
-      net::StreamLimits limits{planned.end_ns + kGraceNs, 5000000000ull};
-      outcome = net::ReceiveLoop(fd, buffer.data(), buffer.size(), limits, session->stop, slot.bytes, &stop, &slot.log);
-    } else {
-      net::StreamLimits limits{planned.end_ns + net::kSendTailNs, 5000000000ull};
-      outcome = net::SendLoop(fd, *session->source, limits, session->stop, slot.bytes, &stop, mode, &slot.log);
-      // Our side is done; let the client see EOF and close its own, so no reset cuts
-      // the bytes still in flight.
-      ::shutdown(fd, SHUT_WR);
-      char sink[4096];
-      const uint64_t drain_end = MonotonicNs() + 2000000000ull;
-      while (MonotonicNs() < drain_end && !session->stop && !stop) {
-        ssize_t n = ::recv(fd, sink, sizeof(sink), 0);
-        if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR)) break;
-      }
-    }
+    outcome = up ? ReceiveUp(fd, *session, slot, planned, stop) : SendDown(fd, *session, slot, planned, mode, stop);
     status = outcome.status;
   }
-  {
-    std::lock_guard<std::mutex> lock(session->mutex);
-    // When the stream stopped moving bytes: the common window ends at the first such stop.
-    slot.stop_ns = net::StopNs(outcome, up);
-    slot.ended = true;
-    slot.end = status.ok() ? net::ToString(outcome.end) : status.message();
-    if (!up) slot.send_mode = net::ToString(mode);
-    --session->running;
-  }
-  session->changed.notify_all();
+  EndStream(*session, slot, outcome, status, up, mode);
   // The stream's own end (a peer gone mid-test) is reported in NetReport, not as a failure
   // of the data connection.
   return Status::Ok();
@@ -258,10 +331,7 @@ Result<nlohmann::json> NetService::Finish(const nlohmann::json& request, uint64_
   if (!request.is_object() || !request.contains("session") || !request["session"].is_string())
     return Status::BadInput("NetFinish: \"session\" missing");
   std::optional<uint64_t> client_end_us;
-  if (auto it = request.find("window_end_us"); it != request.end()) {
-    if (!it->is_number_unsigned()) return Status::BadInput("NetFinish: \"window_end_us\" must be an integer >= 0");
-    client_end_us = it->get<uint64_t>();
-  }
+  if (Status s = ReadWindowEnd(request, &client_end_us); !s.ok()) return s;
   std::shared_ptr<NetSession> session;
   {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -275,47 +345,14 @@ Result<nlohmann::json> NetService::Finish(const nlohmann::json& request, uint64_
   nlohmann::json window;
   {
     std::unique_lock<std::mutex> lock(session->mutex);
-    session->changed.wait_for(lock, kFinishWait, [&] { return session->running == 0; });
-    session->stop = true;
-    session->changed.wait_for(lock, std::chrono::seconds(1), [&] { return session->running == 0; });
-    // One window for every stream of both ends: planned at the barrier, ended where the
-    // client's streams stopped (its proposal) or where one of ours did, if earlier.
+    StopStreams(*session, lock);
     const uint64_t barrier = session->barrier_ns;
-    net::Window w = net::PlannedWindow(barrier, session->omit_s, session->seconds);
-    std::vector<uint64_t> stops;
-    if (barrier == 0) stops.push_back(0);
-    if (client_end_us) stops.push_back(net::NsAt(barrier, *client_end_us));
-    for (const auto* slots : {&session->up, &session->down})
-      for (const NetStreamSlot& slot : *slots) stops.push_back(slot.ended ? slot.stop_ns : 0);
-    w = net::EndAtFirstStop(w, stops);
+    const net::Window w = CommonWindow(*session, client_end_us);
     window = {{"start_us", net::UsAfter(barrier, w.start_ns)}, {"end_us", net::UsAfter(barrier, w.end_ns)}};
-    auto add = [&](const std::vector<NetStreamSlot>& slots, const char* dir) {
-      const bool up = dir == std::string("up");
-      for (size_t i = 0; i < slots.size(); ++i) {
-        const NetStreamSlot& slot = slots[i];
-        nlohmann::json entry{{"stream", i},
-                             {"dir", dir},
-                             {"end", slot.attached ? (slot.ended ? slot.end : "did not end") : "not attached"},
-                             {"stop_us", slot.ended ? net::UsAfter(barrier, slot.stop_ns) : 0}};
-        // Only the ended stream's log may be read: its thread no longer writes it.
-        const uint64_t in_window = slot.ended ? slot.log.BytesIn(w) : 0;
-        if (up) {
-          entry["bytes"] = in_window;  // received inside the window: the figure
-          entry["received_bytes"] = slot.bytes.load();
-        } else {
-          entry["sent_bytes"] = in_window;  // sent inside the window (socket buffers included)
-          entry["send"] = slot.send_mode;
-        }
-        streams.push_back(entry);
-      }
-    };
-    add(session->up, "up");
-    add(session->down, "down");
+    AddStreams(session->up, "up", barrier, w, &streams);
+    AddStreams(session->down, "down", barrier, w, &streams);
   }
-  nlohmann::json telemetry = session->telemetry ? nlohmann::json(session->telemetry->Stop()) : nlohmann::json::object();
-  // A NetReport must fit one frame: a very long test keeps its summary, not its series.
-  if (telemetry.dump().size() > kMaxPayload / 2 && telemetry.contains("samples"))
-    telemetry["samples"] = nlohmann::json::array();
+  nlohmann::json telemetry = StopTelemetry(*session);
   return nlohmann::json{{"window", window}, {"streams", streams}, {"telemetry", std::move(telemetry)}};
 }
 

@@ -77,17 +77,21 @@ int Malformed(const std::string& what) {
   return 2;
 }
 
-}  // namespace
+// What the setup frame says: the file to open and the shared buffers' shape.
+struct HelperSetup {
+  RemoteFile file;
+  uint32_t slots = 0;
+  uint64_t buffer_bytes = 0;
+};
 
-int RunSmbIoHelper(int socket, int shared_memory) {
+// Reads and checks the setup frame. 0, or the exit status of a malformed frame.
+int ReadSetup(int socket, HelperSetup* setup) {
   uint32_t length = 0;
   if (!ReadAll(socket, &length, sizeof length)) return Malformed("no setup frame on the socket");
   if (length == 0 || length > kMaxSetupBytes) return Malformed("setup frame of " + std::to_string(length) + " bytes");
   std::string text(length, '\0');
   if (!ReadAll(socket, text.data(), length)) return Malformed("setup frame cut short");
-  RemoteFile file;
-  uint32_t slots = 0;
-  uint64_t buffer_bytes = 0;
+  RemoteFile& file = setup->file;
   try {
     nlohmann::json j = nlohmann::json::parse(text);
     file.server = j.at("server").get<std::string>();
@@ -98,15 +102,21 @@ int RunSmbIoHelper(int socket, int shared_memory) {
     file.domain = j.at("domain").get<std::string>();
     file.password = j.at("password").get<std::string>();
     file.connect_timeout_ms = j.at("timeout_ms").get<uint32_t>();
-    slots = j.at("slots").get<uint32_t>();
-    buffer_bytes = j.at("buffer_bytes").get<uint64_t>();
+    setup->slots = j.at("slots").get<uint32_t>();
+    setup->buffer_bytes = j.at("buffer_bytes").get<uint64_t>();
   } catch (const nlohmann::json::exception& e) {
     return Malformed(std::string("setup frame is not nasperf's: ") + e.what());
   }
-  if (slots == 0 || slots > 1024 || buffer_bytes == 0 || buffer_bytes > (uint64_t{1} << 30))
-    return Malformed("setup frame asks for " + std::to_string(slots) + " buffers of " + std::to_string(buffer_bytes) +
-                     " bytes");
-  const size_t memory_bytes = static_cast<size_t>(slots) * buffer_bytes;
+  if (setup->slots == 0 || setup->slots > 1024 || setup->buffer_bytes == 0 || setup->buffer_bytes > (uint64_t{1} << 30))
+    return Malformed("setup frame asks for " + std::to_string(setup->slots) + " buffers of " +
+                     std::to_string(setup->buffer_bytes) + " bytes");
+  return 0;
+}
+
+// Maps the parent's buffers, one pointer per slot. 0, or the exit status: 2 when they are
+// smaller than the setup says, 1 (told to the parent) when they cannot be mapped.
+int MapBuffers(int socket, int shared_memory, const HelperSetup& setup, std::vector<std::byte*>* buffers) {
+  const size_t memory_bytes = static_cast<size_t>(setup.slots) * setup.buffer_bytes;
   struct stat shared {};
   if (::fstat(shared_memory, &shared) != 0 || static_cast<uint64_t>(shared.st_size) < memory_bytes)
     return Malformed("the shared buffers (fd " + std::to_string(shared_memory) + ") are smaller than the setup frame says");
@@ -115,25 +125,21 @@ int RunSmbIoHelper(int socket, int shared_memory) {
     SendReady(socket, Status::Io(std::string("smb helper: cannot map the shared buffers: ") + std::strerror(errno)));
     return 1;
   }
-  std::vector<std::byte*> buffers(slots);
-  for (uint32_t i = 0; i < slots; ++i) buffers[i] = static_cast<std::byte*>(memory) + static_cast<size_t>(i) * buffer_bytes;
+  buffers->resize(setup.slots);
+  for (uint32_t i = 0; i < setup.slots; ++i)
+    (*buffers)[i] = static_cast<std::byte*>(memory) + static_cast<size_t>(i) * setup.buffer_bytes;
+  return 0;
+}
 
-  SmbEngine engine;
-  EngineOpenParams params;
-  params.remote = &file;
-  params.buffers = std::span<std::byte*>(buffers.data(), buffers.size());
-  params.buffer_bytes = buffer_bytes;
-  params.queue_depth = 1;
-  Status opened = engine.open(params);
-  if (!SendReady(socket, opened) || !opened.ok()) return opened.ok() ? 1 : 0;
-
+// Answers requests until the parent closes the socket: 0, or 2 for a request out of range.
+int ServeRequests(int socket, SmbEngine& engine, const HelperSetup& setup) {
   HelperRequest request;
   while (ReadAll(socket, &request, sizeof request)) {
     int64_t result = 0;
     if (request.op == kHelperSync) {
       Status s = engine.sync();
       result = s.ok() ? 0 : -(s.err() ? s.err() : EIO);
-    } else if (request.op > kHelperWrite || request.slot >= slots || request.length > buffer_bytes) {
+    } else if (request.op > kHelperWrite || request.slot >= setup.slots || request.length > setup.buffer_bytes) {
       return Malformed("request out of range (op " + std::to_string(request.op) + ", slot " +
                        std::to_string(request.slot) + ", " + std::to_string(request.length) + " bytes)");
     } else {
@@ -146,6 +152,72 @@ int RunSmbIoHelper(int socket, int shared_memory) {
     }
     if (!WriteAll(socket, &result, sizeof result)) break;
   }
+  return 0;
+}
+
+// The helper gets its socket as fd 3 and the buffers as fd 4, and runs this binary's
+// hidden command. `pid` is -1 when the spawn fails.
+Status SpawnHelper(int socket, int shared_memory, pid_t* pid) {
+  // dup2 clears CLOEXEC. The sources move above 4 first, so neither dup2 overwrites the
+  // other's source.
+  ScopedFd socket_source(::fcntl(socket, F_DUPFD_CLOEXEC, 10));
+  ScopedFd memory_source(::fcntl(shared_memory, F_DUPFD_CLOEXEC, 10));
+  if (!socket_source.valid() || !memory_source.valid()) return ErrnoStatus("fcntl(F_DUPFD)", "", errno);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, socket_source.get(), 3);
+  posix_spawn_file_actions_adddup2(&actions, memory_source.get(), 4);
+  char self[] = "/proc/self/exe";
+  char verb[] = "smb-io-helper";
+  char* argv[] = {self, verb, nullptr};
+  int rc = ::posix_spawn(pid, "/proc/self/exe", &actions, nullptr, argv, environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (rc != 0) {
+    *pid = -1;
+    return ErrnoStatus("starting the SMB helper process", "", rc);
+  }
+  return Status::Ok();
+}
+
+// Sends the setup frame and waits for the ready frame: the helper's connect and open.
+Status SendSetup(int socket, const RemoteFile& file, uint32_t slots, uint64_t buffer_bytes) {
+  nlohmann::json setup = {{"server", file.server},         {"port", file.port},
+                          {"share", file.share},           {"path", file.path},
+                          {"user", file.user},             {"domain", file.domain},
+                          {"password", file.password},     {"timeout_ms", file.connect_timeout_ms},
+                          {"slots", slots},                {"buffer_bytes", buffer_bytes}};
+  std::string text = setup.dump();
+  uint32_t length = static_cast<uint32_t>(text.size());
+  int32_t kind = 0;
+  uint32_t message_bytes = 0;
+  // Connecting takes up to the connect timeout, plus the helper's own start.
+  if (!WriteAll(socket, &length, sizeof length) || !WriteAll(socket, text.data(), text.size()) ||
+      !ReadAll(socket, &kind, sizeof kind) || !ReadAll(socket, &message_bytes, sizeof message_bytes) ||
+      message_bytes > kMaxSetupBytes)
+    return Status::Io("smb: the SMB helper process for " + file.server + " ended before connecting");
+  std::string message(message_bytes, '\0');
+  if (!ReadAll(socket, message.data(), message_bytes))
+    return Status::Io("smb: the SMB helper process for " + file.server + " ended before connecting");
+  return StatusOfKind(kind, std::move(message));
+}
+
+}  // namespace
+
+int RunSmbIoHelper(int socket, int shared_memory) {
+  HelperSetup setup;
+  if (int exit_status = ReadSetup(socket, &setup); exit_status != 0) return exit_status;
+  std::vector<std::byte*> buffers;
+  if (int exit_status = MapBuffers(socket, shared_memory, setup, &buffers); exit_status != 0) return exit_status;
+
+  SmbEngine engine;
+  EngineOpenParams params;
+  params.remote = &setup.file;
+  params.buffers = std::span<std::byte*>(buffers.data(), buffers.size());
+  params.buffer_bytes = setup.buffer_bytes;
+  params.queue_depth = 1;
+  Status opened = engine.open(params);
+  if (!SendReady(socket, opened) || !opened.ok()) return opened.ok() ? 1 : 0;
+  if (int exit_status = ServeRequests(socket, engine, setup); exit_status != 0) return exit_status;
   engine.close();
   return 0;
 }
@@ -172,44 +244,9 @@ Status SmbHelperProcess::Start(const RemoteFile& file, uint32_t slots, uint64_t 
   if (::setsockopt(socket_.get(), SOL_SOCKET, SO_RCVTIMEO, &wait, sizeof wait) != 0)
     return ErrnoStatus("setsockopt(SO_RCVTIMEO)", "SMB helper socket", errno);
   ScopedFd theirs(pair[1]);
-  // The helper gets its socket as fd 3 and the buffers as fd 4; dup2 clears CLOEXEC. The
-  // sources move above 4 first, so neither dup2 overwrites the other's source.
-  ScopedFd socket_source(::fcntl(theirs.get(), F_DUPFD_CLOEXEC, 10));
-  ScopedFd memory_source(::fcntl(shared.get(), F_DUPFD_CLOEXEC, 10));
-  if (!socket_source.valid() || !memory_source.valid()) return ErrnoStatus("fcntl(F_DUPFD)", "", errno);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, socket_source.get(), 3);
-  posix_spawn_file_actions_adddup2(&actions, memory_source.get(), 4);
-  char self[] = "/proc/self/exe";
-  char verb[] = "smb-io-helper";
-  char* argv[] = {self, verb, nullptr};
-  int rc = ::posix_spawn(&pid_, "/proc/self/exe", &actions, nullptr, argv, environ);
-  posix_spawn_file_actions_destroy(&actions);
-  if (rc != 0) {
-    pid_ = -1;
-    return ErrnoStatus("starting the SMB helper process", "", rc);
-  }
+  if (Status s = SpawnHelper(theirs.get(), shared.get(), &pid_); !s.ok()) return s;
   theirs.reset();
-
-  nlohmann::json setup = {{"server", file.server},         {"port", file.port},
-                          {"share", file.share},           {"path", file.path},
-                          {"user", file.user},             {"domain", file.domain},
-                          {"password", file.password},     {"timeout_ms", file.connect_timeout_ms},
-                          {"slots", slots},                {"buffer_bytes", buffer_bytes}};
-  std::string text = setup.dump();
-  uint32_t length = static_cast<uint32_t>(text.size());
-  int32_t kind = 0;
-  uint32_t message_bytes = 0;
-  // Connecting takes up to the connect timeout, plus the helper's own start.
-  if (!WriteAll(socket_.get(), &length, sizeof length) || !WriteAll(socket_.get(), text.data(), text.size()) ||
-      !ReadAll(socket_.get(), &kind, sizeof kind) ||
-      !ReadAll(socket_.get(), &message_bytes, sizeof message_bytes) || message_bytes > kMaxSetupBytes)
-    return Status::Io("smb: the SMB helper process for " + file.server + " ended before connecting");
-  std::string message(message_bytes, '\0');
-  if (!ReadAll(socket_.get(), message.data(), message_bytes))
-    return Status::Io("smb: the SMB helper process for " + file.server + " ended before connecting");
-  return StatusOfKind(kind, std::move(message));
+  return SendSetup(socket_.get(), file, slots, buffer_bytes);
 }
 
 int64_t SmbHelperProcess::Call(const HelperRequest& request) {
