@@ -110,7 +110,11 @@ std::vector<NicFacts> ListNics(const std::string& root) {
   for (const std::string& name : ListDir(root + "/sys/class/net")) {
     std::optional<int64_t> type = ReadInt(root + "/sys/class/net/" + name + "/type");
     if (type ? *type == kArphrdLoopback : name == "lo") continue;
-    nics.push_back(DescribeNic(name, root));
+    NicFacts nic = DescribeNic(name, root);
+    // An interface removed while it was read (a test's veth, a VPN going down) is not
+    // there any more: half its facts would be unknowns standing for nothing.
+    if (!nic.mtu && ::access((root + "/sys/class/net/" + name).c_str(), F_OK) != 0) continue;
+    nics.push_back(std::move(nic));
   }
   return nics;
 }
