@@ -35,7 +35,10 @@ int RunCommand(const RunCommandOptions& options) {
 
   ProgressLine progress(!options.common.json);
   RunSession session(here, recorder.value(), progress, tags.value(), options.job.drop_caches, here.Inventory());
-  SessionRun ran = session.Run(SessionJob{job.value(), options.common.name});
+  SessionJob one;
+  one.job = job.value();
+  one.name = options.common.name;
+  SessionRun ran = session.Run(one);
   if (!ran.began) return ReportFailure(ran.status);
   here.ReleaseTarget();  // removes nasperf's files before anything is printed
 

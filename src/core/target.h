@@ -85,7 +85,7 @@ class Target {
   // (see target/page_cache.h) and reports the most any file kept cached. Targets that
   // hold no cached data (null:, devices read with O_DIRECT) report nothing to drop.
   virtual Result<CacheDropReport> DropCache(bool system_wide) {
-    return CacheDropReport{"nothing of it is in this machine's page cache", 0, false};
+    return CacheDropReport{"nothing of it is in this machine's page cache", 0, false, 0, ""};
   }
   // Protocol targets: how the server was reached (known once Check has connected).
   virtual std::optional<ProtocolFacts> protocol_facts() const { return std::nullopt; }

@@ -109,7 +109,7 @@ Result<std::vector<WorkerFile>> DirectoryTarget::Open(const JobSpec& job) {
 Result<CacheDropReport> DirectoryTarget::DropCache(bool system_wide) {
   // Before Open has laid a file out there is nothing to drop or measure: checked_bytes
   // stays 0, and the caller must not call that a cold start.
-  CacheDropReport all{"fsync + posix_fadvise(DONTNEED)", 0};
+  CacheDropReport all{"fsync + posix_fadvise(DONTNEED)", 0, true, 0, ""};
   for (const WorkerOwnFile& f : files_) {
     Result<ScopedFd> fd = f.file.Reopen(O_RDONLY);
     if (!fd.ok()) return fd.status();

@@ -27,7 +27,7 @@ class IscsiTarget final : public Target {
   Status Check(const JobSpec& job) override;
   Result<std::vector<WorkerFile>> Open(const JobSpec& job) override;
   Result<CacheDropReport> DropCache(bool) override {
-    return CacheDropReport{"libiscsi has no client cache (the target's own cache is not dropped)", 0, false};
+    return CacheDropReport{"libiscsi has no client cache (the target's own cache is not dropped)", 0, false, 0, ""};
   }
 
   // iSCSI to HOST[:PORT], "IQN/LUN", the LUN's capacity and block size; nullopt until

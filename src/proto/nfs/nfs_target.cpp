@@ -175,7 +175,7 @@ std::optional<ProtocolFacts> NfsTarget::protocol_facts() const {
 Result<CacheDropReport> NfsTarget::DropCache(bool) {
   // Nothing on this side holds the data; what the NAS keeps in its RAM only --nas-ram
   // (or an agent) can tell.
-  return CacheDropReport{"libnfs has no client cache (the NAS's own cache is not dropped)", 0, false};
+  return CacheDropReport{"libnfs has no client cache (the NAS's own cache is not dropped)", 0, false, 0, ""};
 }
 
 TargetCaps NfsTarget::caps() const {

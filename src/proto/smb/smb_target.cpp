@@ -179,7 +179,7 @@ bool SmbTarget::SupportsFsync(std::string* why) const {
 }
 
 Result<CacheDropReport> SmbTarget::DropCache(bool) {
-  return CacheDropReport{"libsmbclient has no client cache (the NAS's own cache is not dropped)", 0, false};
+  return CacheDropReport{"libsmbclient has no client cache (the NAS's own cache is not dropped)", 0, false, 0, ""};
 }
 
 std::optional<ProtocolFacts> SmbTarget::protocol_facts() const {
