@@ -60,14 +60,33 @@ RunResult SampleRun(const std::string& name, const std::string& started_at) {
 
 Result<ResultsStore> OpenIn(const TempDir& dir) { return ResultsStore::Open(dir.path() + "/sub/results.db"); }
 
+struct StoredSample {
+  Result<ResultsStore> store;
+  RunResult run;
+};
+
+// The setup most cases share: the store in `dir` (OpenIn) with SampleRun(name,
+// started_at) saved in an invocation of its own. A failed step fails the test and is
+// left in `store`, for the caller's ASSERT_TRUE(store.ok()).
+StoredSample OpenAndSave(const TempDir& dir, const std::string& name, const std::string& started_at) {
+  StoredSample s{OpenIn(dir), SampleRun(name, started_at)};
+  if (!s.store.ok()) {
+    ADD_FAILURE() << s.store.status().message();
+    return s;
+  }
+  Result<int64_t> inv = s.store.value().BeginInvocation("run", "nasperf run", started_at);
+  Status saved = inv.ok() ? s.store.value().Save(s.run, inv.value()) : inv.status();
+  if (!saved.ok()) {
+    ADD_FAILURE() << saved.message();
+    s.store = saved;
+  }
+  return s;
+}
+
 TEST(ResultsStore, SavesAndLoadsEverything) {
   TempDir dir;
-  Result<ResultsStore> store = OpenIn(dir);
+  auto [store, run] = OpenAndSave(dir, "one", "2026-11-30T10:00:00Z");
   ASSERT_TRUE(store.ok()) << store.status().message();
-  Result<int64_t> inv = store.value().BeginInvocation("run", "nasperf run", "2026-11-30T10:00:00Z");
-  ASSERT_TRUE(inv.ok());
-  RunResult run = SampleRun("one", "2026-11-30T10:00:00Z");
-  ASSERT_TRUE(store.value().Save(run, inv.value()).ok());
   ASSERT_GT(run.id, 0);
 
   Result<RunResult> back = store.value().Load(run.id);
@@ -107,12 +126,11 @@ TEST(ResultsStore, SavesAndLoadsEverything) {
 TEST(ResultsStore, StoresRepeatsInTheDocumentsForm) {
   TempDir dir;
   const std::string path = dir.path() + "/sub/results.db";
-  RunResult run = SampleRun("one", "2026-11-30T10:00:00Z");
+  RunResult run;
   {
-    Result<ResultsStore> store = ResultsStore::Open(path);
+    auto [store, saved] = OpenAndSave(dir, "one", "2026-11-30T10:00:00Z");
     ASSERT_TRUE(store.ok()) << store.status().message();
-    int64_t inv = store.value().BeginInvocation("run", "nasperf run", "2026-11-30T10:00:00Z").value();
-    ASSERT_TRUE(store.value().Save(run, inv).ok());
+    run = saved;
   }
   Result<SqliteDb> raw = SqliteDb::Open(path, false);
   ASSERT_TRUE(raw.ok());
@@ -131,11 +149,8 @@ TEST(ResultsStore, StoresRepeatsInTheDocumentsForm) {
 // Schemas 3 to 6 kept each repeat as one flat object; such rows still read.
 TEST(ResultsStore, ReadsTheFlatRepeatsOfEarlierSchemas) {
   TempDir dir;
-  Result<ResultsStore> store = OpenIn(dir);
+  auto [store, run] = OpenAndSave(dir, "one", "2026-11-30T10:00:00Z");
   ASSERT_TRUE(store.ok());
-  int64_t inv = store.value().BeginInvocation("run", "nasperf run", "2026-11-30T10:00:00Z").value();
-  RunResult run = SampleRun("one", "2026-11-30T10:00:00Z");
-  ASSERT_TRUE(store.value().Save(run, inv).ok());
   Result<SqliteDb> raw = SqliteDb::Open(dir.path() + "/sub/results.db", false);
   ASSERT_TRUE(raw.ok());
   ASSERT_TRUE(raw.value()
@@ -197,11 +212,8 @@ TEST(ResultsStore, ListFiltersNewestFirst) {
 
 TEST(ResultsStore, TagAndRemove) {
   TempDir dir;
-  Result<ResultsStore> store = OpenIn(dir);
+  auto [store, run] = OpenAndSave(dir, "r", "2026-11-01T00:00:00Z");
   ASSERT_TRUE(store.ok());
-  int64_t inv = store.value().BeginInvocation("run", "x", "2026-01-01T00:00:00Z").value();
-  RunResult run = SampleRun("r", "2026-11-01T00:00:00Z");
-  ASSERT_TRUE(store.value().Save(run, inv).ok());
   ASSERT_TRUE(store.value().SetTag(run.id, "mtu", "1500").ok());
   EXPECT_EQ(store.value().Load(run.id).value().tags.at("mtu"), "1500");
   Status missing = store.value().SetTag(run.id + 100, "a", "b");
@@ -769,11 +781,8 @@ TEST(ResultsStore, OpenReadOnlyWritesNothingAndLeavesNoFilesBehind) {
   const std::string path = dir.path() + "/sub/results.db";
   int64_t id = 0;
   {
-    Result<ResultsStore> store = OpenIn(dir);
+    auto [store, run] = OpenAndSave(dir, "kept", "2026-11-01T00:00:00Z");
     ASSERT_TRUE(store.ok());
-    int64_t inv = store.value().BeginInvocation("run", "x", "2026-01-01T00:00:00Z").value();
-    RunResult run = SampleRun("kept", "2026-11-01T00:00:00Z");
-    ASSERT_TRUE(store.value().Save(run, inv).ok());
     id = run.id;
   }
   const std::string before = ReadFile(path);
@@ -797,11 +806,8 @@ TEST(ResultsStore, OpenReadOnlyReadsAFileInADirectoryNobodyMayWrite) {
   TempDir dir;
   const std::string sub = dir.path() + "/sub", path = sub + "/results.db";
   {
-    Result<ResultsStore> store = OpenIn(dir);
+    auto [store, run] = OpenAndSave(dir, "kept", "2026-11-01T00:00:00Z");
     ASSERT_TRUE(store.ok());
-    int64_t inv = store.value().BeginInvocation("run", "x", "2026-01-01T00:00:00Z").value();
-    RunResult run = SampleRun("kept", "2026-11-01T00:00:00Z");
-    ASSERT_TRUE(store.value().Save(run, inv).ok());
   }
   ASSERT_EQ(chmod(dir.path().c_str(), 0755), 0);
   ASSERT_EQ(chmod(sub.c_str(), 0555), 0);

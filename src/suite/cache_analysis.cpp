@@ -159,6 +159,55 @@ std::string NoKneeVerdict(const std::vector<CurvePoint>& points, const CacheRam&
   return "no knee: throughput is flat within 25 % " + range;
 }
 
+// Lone dips and spikes, moved into result.outliers; returns the points left. Left in, one
+// slow file on the cached plateau poses as the knee or ends the plateau.
+std::vector<CurvePoint> WithoutLonePoints(const std::vector<CurvePoint>& measured, CurveAnalysis& result) {
+  std::vector<CurvePoint> clean;
+  for (size_t i = 0; i < measured.size(); ++i) {
+    if (Lone(measured, i))
+      result.outliers.push_back(measured[i].file_bytes);
+    else
+      clean.push_back(measured[i]);
+  }
+  return clean;
+}
+
+// The figures and verdict of a curve with knees: the last knee sets the plateaus, the
+// earlier ones are named in the verdict. `result.outliers` is sorted.
+void DescribeKnees(const std::vector<CurvePoint>& clean, std::vector<Knee> knees, const CacheRam& ram,
+                   CurveAnalysis& result) {
+  std::sort(knees.begin(), knees.end(), [](const Knee& a, const Knee& b) { return a.file_bytes < b.file_bytes; });
+  for (Knee& k : knees) k.ram = MatchingRam(k.file_bytes, ram);
+  const Knee& last = knees.back();
+  std::vector<double> before;
+  for (const CurvePoint& p : clean)
+    if (p.file_bytes < last.file_bytes &&
+        !std::binary_search(result.outliers.begin(), result.outliers.end(), p.file_bytes))
+      before.push_back(p.mb_per_s);
+  result.knee_bytes = last.file_bytes;
+  result.cached_mb_per_s = Median(before);
+  result.uncached_mb_per_s = last.after_mb_per_s;
+  result.verdict = KneeVerdict(last.file_bytes, ram);
+  for (size_t i = 0; i + 1 < knees.size(); ++i) {
+    const Knee& k = knees[i];
+    result.verdict += fmt::format("; an earlier knee at {} ({:.0f} -> {:.0f} MB/s{})", FormatSize(k.file_bytes),
+                                  k.before_mb_per_s, k.after_mb_per_s, k.ram.empty() ? "" : ", " + k.ram);
+  }
+  result.knees = std::move(knees);
+}
+
+// The verdict of a curve without a knee whose uncached plateau starts at `tail`.
+std::string NoKneeVerdictFrom(const std::vector<CurvePoint>& clean, size_t tail, const CacheRam& ram) {
+  bool rising = false, falling = false;
+  if (tail > 0) {
+    double cached = *MedianRate(clean, 0, tail);
+    double uncached = *MedianRate(clean, tail, clean.size());
+    rising = cached * kPlateauFactor <= uncached;
+    falling = cached >= uncached * kPlateauFactor;
+  }
+  return NoKneeVerdict(clean, ram, rising, falling);
+}
+
 }  // namespace
 
 CurveAnalysis AnalyseCurve(const std::vector<CurvePoint>& points, const CacheRam& ram, bool direct) {
@@ -184,17 +233,8 @@ CurveAnalysis AnalyseCurve(const std::vector<CurvePoint>& points, const CacheRam
     return result;
   }
 
-  // Lone dips and spikes first: left in, one slow file on the cached plateau poses as the
-  // knee or ends the plateau.
-  std::vector<CurvePoint> clean;
-  for (size_t i = 0; i < measured.size(); ++i) {
-    if (Lone(measured, i))
-      result.outliers.push_back(measured[i].file_bytes);
-    else
-      clean.push_back(measured[i]);
-  }
+  std::vector<CurvePoint> clean = WithoutLonePoints(measured, result);
   size_t tail = TailStart(clean);
-  bool rising = false, falling = false;
   // One point after a fall is not a plateau: noise on a single large file looks the same.
   if (clean.size() - tail < kMinPlateauPoints) {
     const bool slower = clean.back().mb_per_s < clean[clean.size() - 2].mb_per_s;
@@ -209,34 +249,10 @@ CurveAnalysis AnalyseCurve(const std::vector<CurvePoint>& points, const CacheRam
   result.outliers.insert(result.outliers.end(), segments.outliers.begin(), segments.outliers.end());
   std::sort(result.outliers.begin(), result.outliers.end());
   if (!segments.knees.empty()) {
-    std::sort(segments.knees.begin(), segments.knees.end(),
-              [](const Knee& a, const Knee& b) { return a.file_bytes < b.file_bytes; });
-    for (Knee& k : segments.knees) k.ram = MatchingRam(k.file_bytes, ram);
-    const Knee& last = segments.knees.back();
-    std::vector<double> before;
-    for (const CurvePoint& p : clean)
-      if (p.file_bytes < last.file_bytes &&
-          !std::binary_search(result.outliers.begin(), result.outliers.end(), p.file_bytes))
-        before.push_back(p.mb_per_s);
-    result.knee_bytes = last.file_bytes;
-    result.cached_mb_per_s = Median(before);
-    result.uncached_mb_per_s = last.after_mb_per_s;
-    result.verdict = KneeVerdict(last.file_bytes, ram);
-    for (size_t i = 0; i + 1 < segments.knees.size(); ++i) {
-      const Knee& k = segments.knees[i];
-      result.verdict += fmt::format("; an earlier knee at {} ({:.0f} -> {:.0f} MB/s{})", FormatSize(k.file_bytes),
-                                    k.before_mb_per_s, k.after_mb_per_s, k.ram.empty() ? "" : ", " + k.ram);
-    }
-    result.knees = std::move(segments.knees);
+    DescribeKnees(clean, std::move(segments.knees), ram, result);
     return result;
   }
-  if (tail > 0) {
-    double cached = *MedianRate(clean, 0, tail);
-    double uncached = *MedianRate(clean, tail, clean.size());
-    rising = cached * kPlateauFactor <= uncached;
-    falling = cached >= uncached * kPlateauFactor;
-  }
-  result.verdict = NoKneeVerdict(clean, ram, rising, falling);
+  result.verdict = NoKneeVerdictFrom(clean, tail, ram);
   return result;
 }
 

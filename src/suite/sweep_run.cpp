@@ -137,85 +137,135 @@ SweepSummary SummaryOf(const SweepSetup& setup, bool client_caches) {
   return summary;
 }
 
-SweepOutcome RunSweepPoints(const SweepSetup& setup, SweepableTarget& file, RunSession& session) {
-  SweepOutcome out;
-  SweepSummary& summary = out.summary;
-  summary = SummaryOf(setup, file.client_caches());
-  summary.target = file.description();
-  const SweepRequest& r = setup.request;
-  SuiteProgress& progress = session.progress();
-  double total_bytes = 0, done_bytes = 0;
-  for (uint64_t size : setup.plan.sizes)
-    for (uint64_t record : setup.plan.records)
-      if (setup.plan.Runs(size, record)) total_bytes += static_cast<double>(size) * setup.plan.tests.size();
-  const auto started = std::chrono::steady_clock::now();
-  const size_t point_count = setup.plan.PointCount();
-  const std::string name = r.name.empty() ? "sweep" : r.name;
+namespace {
 
-  std::vector<RunResult>& points = out.points;
-  Status& status = out.status;
-  for (uint64_t record : setup.plan.records) {
-    for (uint64_t size : setup.plan.sizes) {
-      if (!setup.plan.Runs(size, record)) continue;
-      bool written_since_read = true;  // a new pair starts from whatever the last one left
-      for (SweepTest test : setup.plan.tests) {
-        if (status.ok() && InterruptRequested()) status = Status::Interrupted();
-        if (!status.ok()) break;
-        SessionJob point;
-        JobSpec& job = point.job;
-        job = r.base;
-        job.rw = PatternOf(test);
-        job.bs = record;
-        job.size = size;
-        point.name = name;
-        point.test = ToString(test);
-        point.cold_reads = false;  // dropped before each repeat instead, as iozone does
-        // Cold reads: the file's pages are dropped before each repeat of a read test that
-        // follows a write; reread (and a read after a read) keeps them, as iozone does.
-        const bool cold = !job.direct && IsReadTest(test) && test != SweepTest::kReread && written_since_read;
-        ColdReads cold_reads(file, r.drop_caches);
-        point.before_repeat = [&, size, record, test](uint32_t) -> Status {
-          if (test == SweepTest::kWrite) return file.StartNewFile();
-          if (!IsReadTest(test)) return Status::Ok();
-          // Only whole records are written, so a file of whole records is a complete one.
-          if (Status s = file.EnsureData(size - size % record, job.pattern); !s.ok()) return s;
-          if (!cold || !file.client_caches()) return Status::Ok();
-          return cold_reads.Drop();
-        };
-        point.finish = [&, size, test](RunResult& p) {
-          const bool dropped = cold_reads.drops() > 0;
-          summary.cache_drops += cold_reads.drops();
-          summary.max_resident_pct = std::max(summary.max_resident_pct, cold_reads.max_resident_pct());
-          p.cached = PointCached({size, IsReadTest(test), job.direct, job.fsync, cold_reads.FoundCold()}, setup.ram,
-                                 setup.dirty_limit_bytes);
-          if (dropped)
-            p.notes.push_back(
-                fmt::format("page cache dropped before each repeat ({}); at most {:.1f} % of the "
-                            "file stayed cached",
-                            summary.cache_method, cold_reads.max_resident_pct()));
-        };
+// Bytes the whole plan moves, for the time estimate.
+double PlannedBytes(const SweepPlan& plan) {
+  double total_bytes = 0;
+  for (uint64_t size : plan.sizes)
+    for (uint64_t record : plan.records)
+      if (plan.Runs(size, record)) total_bytes += static_cast<double>(size) * plan.tests.size();
+  return total_bytes;
+}
 
-        progress.SetLabel(
-            fmt::format("[{}/{}] {} {}, record {}{}", points.size() + 1, point_count, FormatSize(size), ToString(test),
-                        FormatSize(record),
-                        Eta(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(),
-                            done_bytes, total_bytes)));
-        progress.ShowLabel(points.empty() ? "" : fmt::format("last {:.1f} MB/s", PointMbPerS(points.back())));
-        SessionRun ran = session.Run(point);
-        if (!ran.began) {
-          status = ran.status;
-          break;
-        }
-        status = ran.status;
-        if (status.ok()) status = ran.stored;
-        points.push_back(std::move(ran.result));
-        done_bytes += static_cast<double>(size);
-        written_since_read = !IsReadTest(test);
+// One sweep in progress: the points run so far, the time estimate, and the summary they feed.
+class SweepLoop {
+ public:
+  SweepLoop(const SweepSetup& setup, SweepableTarget& file, RunSession& session, SweepOutcome& out)
+      : setup_(setup),
+        r_(setup.request),
+        file_(file),
+        session_(session),
+        summary_(out.summary),
+        points_(out.points),
+        status_(out.status),
+        total_bytes_(PlannedBytes(setup.plan)),
+        started_(std::chrono::steady_clock::now()),
+        point_count_(setup.plan.PointCount()),
+        name_(r_.name.empty() ? "sweep" : r_.name) {}
+
+  // Every test of the plan at one file size and record size, in the plan's order; stops
+  // at the first failure or Ctrl-C, and so do the calls after it.
+  void RunTests(uint64_t size, uint64_t record) {
+    bool written_since_read = true;  // a new pair starts from whatever the last one left
+    for (SweepTest test : setup_.plan.tests) {
+      if (status_.ok() && InterruptRequested()) status_ = Status::Interrupted();
+      if (!status_.ok()) break;
+      SessionJob point;
+      // Cold reads: the file's pages are dropped before each repeat of a read test that
+      // follows a write; reread (and a read after a read) keeps them, as iozone does.
+      const bool cold = !r_.base.direct && IsReadTest(test) && test != SweepTest::kReread && written_since_read;
+      ColdReads cold_reads(file_, r_.drop_caches);
+      FillPoint(point, size, record, test, cold, cold_reads);
+      ShowProgress(size, record, test);
+      SessionRun ran = session_.Run(point);
+      if (!ran.began) {
+        status_ = ran.status;
+        break;
       }
+      status_ = ran.status;
+      if (status_.ok()) status_ = ran.stored;
+      points_.push_back(std::move(ran.result));
+      done_bytes_ += static_cast<double>(size);
+      written_since_read = !IsReadTest(test);
     }
   }
-  summary.partial = !status.ok();
-  summary.curves = AnalyseCurves(points, summary);
+
+ private:
+  // `point`'s job and its hooks; the hooks use `cold_reads` and `point.job`, so both must
+  // stay in place until the point has run.
+  void FillPoint(SessionJob& point, uint64_t size, uint64_t record, SweepTest test, bool cold,
+                 ColdReads& cold_reads) {
+    JobSpec& job = point.job;
+    job = r_.base;
+    job.rw = PatternOf(test);
+    job.bs = record;
+    job.size = size;
+    point.name = name_;
+    point.test = ToString(test);
+    point.cold_reads = false;  // dropped before each repeat instead, as iozone does
+    SweepableTarget& file = file_;
+    point.before_repeat = [&file, &job, &cold_reads, size, record, test, cold](uint32_t) -> Status {
+      if (test == SweepTest::kWrite) return file.StartNewFile();
+      if (!IsReadTest(test)) return Status::Ok();
+      // Only whole records are written, so a file of whole records is a complete one.
+      if (Status s = file.EnsureData(size - size % record, job.pattern); !s.ok()) return s;
+      if (!cold || !file.client_caches()) return Status::Ok();
+      return cold_reads.Drop();
+    };
+    SweepSummary& summary = summary_;
+    const SweepSetup& setup = setup_;
+    point.finish = [&summary, &setup, &job, &cold_reads, size, test](RunResult& p) {
+      const bool dropped = cold_reads.drops() > 0;
+      summary.cache_drops += cold_reads.drops();
+      summary.max_resident_pct = std::max(summary.max_resident_pct, cold_reads.max_resident_pct());
+      p.cached = PointCached({size, IsReadTest(test), job.direct, job.fsync, cold_reads.FoundCold()}, setup.ram,
+                             setup.dirty_limit_bytes);
+      if (dropped)
+        p.notes.push_back(
+            fmt::format("page cache dropped before each repeat ({}); at most {:.1f} % of the "
+                        "file stayed cached",
+                        summary.cache_method, cold_reads.max_resident_pct()));
+    };
+  }
+
+  // "[3/40] 64 MiB read, record 1 MiB, about 2 min left" and the last point's rate.
+  void ShowProgress(uint64_t size, uint64_t record, SweepTest test) {
+    SuiteProgress& progress = session_.progress();
+    progress.SetLabel(
+        fmt::format("[{}/{}] {} {}, record {}{}", points_.size() + 1, point_count_, FormatSize(size), ToString(test),
+                    FormatSize(record),
+                    Eta(std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count(),
+                        done_bytes_, total_bytes_)));
+    progress.ShowLabel(points_.empty() ? "" : fmt::format("last {:.1f} MB/s", PointMbPerS(points_.back())));
+  }
+
+  const SweepSetup& setup_;
+  const SweepRequest& r_;
+  SweepableTarget& file_;
+  RunSession& session_;
+  SweepSummary& summary_;
+  std::vector<RunResult>& points_;
+  Status& status_;
+  const double total_bytes_;
+  double done_bytes_ = 0;
+  const std::chrono::steady_clock::time_point started_;
+  const size_t point_count_;
+  const std::string name_;
+};
+
+}  // namespace
+
+SweepOutcome RunSweepPoints(const SweepSetup& setup, SweepableTarget& file, RunSession& session) {
+  SweepOutcome out;
+  out.summary = SummaryOf(setup, file.client_caches());
+  out.summary.target = file.description();
+  SweepLoop loop(setup, file, session, out);
+  for (uint64_t record : setup.plan.records)
+    for (uint64_t size : setup.plan.sizes)
+      if (setup.plan.Runs(size, record)) loop.RunTests(size, record);
+  out.summary.partial = !out.status.ok();
+  out.summary.curves = AnalyseCurves(out.points, out.summary);
   return out;
 }
 
