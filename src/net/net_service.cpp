@@ -1,7 +1,6 @@
 // NetService: sessions of `nasperf net` on the agent, their data streams and the report.
 #include "net/net_service.h"
 
-#include <openssl/rand.h>
 #include <sys/socket.h>
 
 #include <algorithm>
@@ -13,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include "wire/auth.h"
 #include "wire/frame_socket.h"
 #include "wire/wire.h"
 #include "net/net_session.h"
@@ -36,17 +36,6 @@ constexpr uint64_t kGraceNs = 5000000000ull;
 // Finish waits at most this long for streams still running.
 constexpr auto kFinishWait = std::chrono::seconds(5);
 
-std::string RandomHex(size_t bytes) {
-  std::vector<unsigned char> raw(bytes);
-  if (RAND_bytes(raw.data(), static_cast<int>(raw.size())) != 1) {
-    // Fall back to the clock only if OpenSSL cannot: ids must be unique, not secret.
-    uint64_t x = MonotonicNs();
-    for (auto& b : raw) b = static_cast<unsigned char>(x >>= 1);
-  }
-  std::string hex;
-  for (unsigned char b : raw) hex += fmt::format("{:02x}", b);
-  return hex;
-}
 
 // A DataAttach payload, checked.
 struct AttachRequest {
@@ -253,7 +242,9 @@ Result<nlohmann::json> NetService::Start(const nlohmann::json& request, uint64_t
     if (!source.ok()) return source.status();
     session->source = std::move(source).value();
   }
-  session->id = RandomHex(16);
+  Result<std::string> id = RandomHex(16);
+  if (!id.ok()) return id.status();
+  session->id = id.value();
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (sessions_.size() >= kMaxSessions)

@@ -2,11 +2,11 @@
 #include "wire/auth.h"
 
 #include <arpa/inet.h>
-#include <openssl/crypto.h>
-#include <openssl/evp.h>
-#include <openssl/hmac.h>
-#include <openssl/rand.h>
+#include <nettle/hmac.h>
+#include <nettle/memops.h>
+#include <sys/random.h>
 
+#include <cerrno>
 #include <vector>
 
 #include <fmt/format.h>
@@ -16,15 +16,19 @@
 namespace nasperf {
 namespace {
 
+// Nettle's HMAC rather than OpenSSL's: the same HMAC-SHA256, from a library a tenth of
+// libcrypto's size, which every nasperf process would otherwise map (docs/architecture.md,
+// the lean start).
 std::string Hmac(std::string_view key, std::string_view message) {
-  unsigned char out[EVP_MAX_MD_SIZE];
-  unsigned int out_len = 0;
   // An empty key (insecure mode) needs a valid pointer all the same.
-  static const unsigned char kEmpty = 0;
-  const void* key_ptr = key.empty() ? static_cast<const void*>(&kEmpty) : key.data();
-  HMAC(EVP_sha256(), key_ptr, static_cast<int>(key.size()), reinterpret_cast<const unsigned char*>(message.data()),
-       message.size(), out, &out_len);
-  return BytesToHex(std::string_view(reinterpret_cast<const char*>(out), out_len));
+  static const uint8_t kEmpty = 0;
+  const uint8_t* key_ptr = key.empty() ? &kEmpty : reinterpret_cast<const uint8_t*>(key.data());
+  hmac_sha256_ctx ctx;
+  hmac_sha256_set_key(&ctx, key.size(), key_ptr);
+  if (!message.empty()) hmac_sha256_update(&ctx, message.size(), reinterpret_cast<const uint8_t*>(message.data()));
+  uint8_t out[SHA256_DIGEST_SIZE];
+  hmac_sha256_digest(&ctx, SHA256_DIGEST_SIZE, out);
+  return BytesToHex(std::string_view(reinterpret_cast<const char*>(out), sizeof out));
 }
 
 int HexValue(char c) {
@@ -38,8 +42,13 @@ int HexValue(char c) {
 
 Result<std::string> RandomHex(size_t bytes) {
   std::vector<unsigned char> buf(bytes);
-  if (RAND_bytes(buf.data(), static_cast<int>(bytes)) != 1)
-    return Status::Unavailable("OpenSSL RAND_bytes failed: no random nonce");
+  // The kernel's CSPRNG; getrandom returns at most 32 MiB a call and may be interrupted.
+  for (size_t done = 0; done < bytes;) {
+    ssize_t got = ::getrandom(buf.data() + done, bytes - done, 0);
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) return ErrnoStatus("getrandom", "", errno, ErrorKind::kUnavailable);
+    done += static_cast<size_t>(got);
+  }
   return BytesToHex(std::string_view(reinterpret_cast<const char*>(buf.data()), bytes));
 }
 
@@ -81,7 +90,8 @@ std::string AgentMac(std::string_view token, std::string_view client_nonce, std:
 
 bool MacMatches(std::string_view expected_hex, std::string_view received_hex) {
   if (expected_hex.size() != received_hex.size()) return false;
-  return CRYPTO_memcmp(expected_hex.data(), received_hex.data(), expected_hex.size()) == 0;
+  // In constant time: how much of a guess matched must not show in how long this takes.
+  return memeql_sec(expected_hex.data(), received_hex.data(), expected_hex.size()) != 0;
 }
 
 Result<std::string> LoadTokenFile(const std::string& path) {

@@ -36,6 +36,16 @@ TEST(AuthTest, MacRoundTrip) {
   EXPECT_TRUE(MacMatches(ClientMac(kToken, "control", n.server, n.client), mac));
 }
 
+// The MAC is HMAC-SHA256 exactly (an agent and a client built against different crypto
+// libraries must agree): known answers from Python's hmac module, for a token and for
+// the empty key of --insecure.
+TEST(AuthTest, AgentMacIsHmacSha256) {
+  EXPECT_EQ(AgentMac("0123456789abcdef-token", "c0ffee", "beef"),
+            "91c3f8f16881dbcc882d80d1335fb19f243a36e4c64037f09861e1079e0be5a2");
+  EXPECT_EQ(AgentMac("", "aa", "bb"), "8bcdd7bedaf92f75fafec4583b126b7c8cfc69f42bc290ace7c7e743e678aed1");
+  EXPECT_FALSE(MacMatches(AgentMac("", "aa", "bb"), AgentMac("", "aa", "bc")));
+}
+
 TEST(AuthTest, WrongTokenOrRoleIsRefused) {
   Nonces n;
   std::string mac = ClientMac("another-token-of-16", "control", n.server, n.client);
