@@ -1,6 +1,7 @@
 // Tests of the inventory's JSON codec: byte-identical round trips, and the tolerant reading of
 // older, partial and damaged documents.
 #include "model/inventory_json.h"
+#include "testing/inventory_fixture.h"
 
 #include <gtest/gtest.h>
 
@@ -13,32 +14,7 @@ namespace {
 using nlohmann::ordered_json;
 
 // Every key, in the order the writer uses.
-const char* const kFull =
-    R"json({"host": {"hostname": "bench", "cpu": {"model": "Intel Atom D525", "cores_logical": 4, "cores_physical": 2,
-          "governor": null, "mhz_max": 1800},
-          "memory": {"total_bytes": 1073741824, "page_cache_bytes": null, "available_bytes": 536870912},
-          "os": {"pretty_name": "Debian GNU/Linux 12 (bookworm)", "kernel": "6.1.0", "arch": "x86_64"},
-          "nics": [{"name": "eth0", "driver": "e1000e", "speed_mbps": 1000, "mtu": 9000, "duplex": "full",
-                    "operstate": "up"},
-                   {"name": "eth1", "driver": null, "speed_mbps": null, "mtu": 1500, "duplex": null,
-                    "operstate": null}]},
- "target": {"path": "/srv/pool", "kind": "directory",
-            "fs": {"type": "ext4", "mount_point": "/srv/pool", "mount_options": "rw,relatime", "source": "/dev/md0",
-                   "free_bytes": 2147483648, "total_bytes": 4294967296},
-            "devices": [{"name": "loop0", "kind": "loop", "model": null, "size_bytes": 268435456,
-                         "rotational": false, "scheduler": "none", "logical_block_bytes": 512,
-                         "physical_block_bytes": 512, "backing_file": "/srv/a.img", "slaves": ["md0"]},
-                        {"name": "md0", "kind": "md", "model": null, "size_bytes": 4000787030016,
-                         "rotational": null, "scheduler": null, "logical_block_bytes": null,
-                         "physical_block_bytes": null, "backing_file": null, "slaves": ["sda", "sdb"]},
-                        {"name": "sda", "kind": "disk", "model": "WDC WD40EFRX", "size_bytes": 1000,
-                         "rotational": true, "scheduler": "mq-deadline", "logical_block_bytes": 512,
-                         "physical_block_bytes": 4096, "backing_file": null, "slaves": []}],
-            "raid": {"kind": "md", "level": "raid5", "metadata_level": null, "members": ["sda", "sdb"],
-                     "degraded_devices": 1, "chunk_bytes": 524288},
-            "network": {"server": "nas.lan", "address": "198.18.0.2", "local_address": "198.18.0.1",
-                        "nic": {"name": "veth0", "driver": "veth", "speed_mbps": 10000, "mtu": 1500,
-                                "duplex": "full", "operstate": "up"}}}})json";
+const char* const kFull = testing::kFullInventoryJson;
 
 TEST(InventoryJson, FullDocumentRoundTripsByteForByte) {
   ordered_json document = ordered_json::parse(kFull);
