@@ -39,7 +39,8 @@ Status LoadSchemeCode(const Scheme& scheme) {
   // RTLD_NOW: a plugin that does not fit this binary fails here, in one line, not later
   // in the middle of a run.
   void* handle = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (!handle) return Status::BadInput(scheme.protocol + " support is not installed: " + path + ": " + ::dlerror());
+  // dlerror names the file it tried ("<path>: cannot open shared object file: ...").
+  if (!handle) return Status::BadInput(scheme.protocol + " support is not installed: " + ::dlerror());
   const std::string entry = "nasperf_provide_" + scheme.name;
   auto provide = reinterpret_cast<void (*)()>(::dlsym(handle, entry.c_str()));
   if (!provide) return Status::BadInput(scheme.protocol + " support is not installed: " + path + ": no " + entry);
