@@ -77,7 +77,7 @@ int QuickCommand(const QuickCommandOptions& options) {
   Result<JobSpec> base = BuildJob(options.job, here.target());
   if (!base.ok()) return ReportFailure(base.status());
   std::string hole_warning;
-  Result<QuickPlan> plan = PlanQuick(base.value(), here, options.job.target, &hole_warning);
+  Result<QuickPlan> plan = PlanQuick(base.value(), here, &hole_warning);
   if (!hole_warning.empty()) std::fprintf(stderr, "%s\n", hole_warning.c_str());
   if (!plan.ok()) return ReportFailure(plan.status());
 

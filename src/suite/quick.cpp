@@ -3,11 +3,10 @@
 
 #include <fmt/format.h>
 
-#include "proto/url.h"
 
 namespace nasperf {
 
-Result<QuickPlan> PlanQuick(const JobSpec& base_job, JobSite& site, const std::string& target_spec,
+Result<QuickPlan> PlanQuick(const JobSpec& base_job, JobSite& site,
                             std::string* hole_warning) {
   QuickPlan plan;
   Target& target = site.target();
@@ -18,7 +17,7 @@ Result<QuickPlan> PlanQuick(const JobSpec& base_job, JobSite& site, const std::s
   // A share or LUN has no client cache to bypass or flush: its jobs are neither, as in
   // `run`, so the two compare on the same terms.
   std::string why;
-  const bool local = !target.is_null() && !IsProtocolUrl(target_spec);
+  const bool local = !target.is_null() && target.caps().client_cache;
   plan.direct = local && target.SupportsDirect(&why);
   if (!plan.direct && local)
     plan.notes.push_back("O_DIRECT is not supported here (" + why + "): buffered I/O, and writes end with fsync");

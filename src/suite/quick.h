@@ -35,11 +35,10 @@ struct QuickPlan {
 };
 
 // Every job of the set from `base` (time_based off: one pass of the file per test),
-// each validated and checked on the site's target; writes nothing. `target_spec` is
-// TARGET as the user named it. `hole_warning` gets the target's read-hole warning for the
-// first read job (once), also when a later job fails its check.
-Result<QuickPlan> PlanQuick(const JobSpec& base, JobSite& site, const std::string& target_spec,
-                            std::string* hole_warning);
+// each validated and checked on the site's target; writes nothing. `hole_warning` gets
+// the target's read-hole warning for the first read job (once), also when a later job
+// fails its check.
+Result<QuickPlan> PlanQuick(const JobSpec& base, JobSite& site, std::string* hole_warning);
 
 struct QuickOutcome {
   std::vector<RunResult> results;  // in plan order; fewer when it stopped early
