@@ -96,47 +96,46 @@ CLI::App* AddNetCommand(CLI::App& app, NetCommandOptions& o) {
 
 namespace {
 
-// What the user typed, checked, before anything is opened or stored.
+// What the user typed, checked, before anything is opened or stored: the test as the
+// client runs it, and the run's tags.
 struct NetRequest {
-  uint32_t streams = 1;
-  double seconds = 0;
-  double omit_s = 0;
-  uint64_t bs = 0;
-  AgentAddress address;
-  std::string token;
+  net::NetTestOptions test;
   std::map<std::string, std::string> tags;
 };
 
 Result<NetRequest> ParseNetRequest(const NetCommandOptions& o) {
   NetRequest q;
+  net::NetTestOptions& t = q.test;
+  t.dir = o.dir;
+  t.zerocopy = !o.no_zerocopy;
   if (o.dir != "up" && o.dir != "down" && o.dir != "both")
     return Status::BadInput(fmt::format("--dir must be up, down or both, not '{}'", o.dir));
   Result<uint64_t> streams = ParseCount(o.streams, "--streams");
   if (!streams.ok()) return streams.status();
   if (streams.value() < 1 || streams.value() > kMaxStreams)
     return Status::BadInput(fmt::format("--streams must be 1..{}, not {}", kMaxStreams, o.streams));
-  q.streams = static_cast<uint32_t>(streams.value());
+  t.streams = static_cast<uint32_t>(streams.value());
   Result<double> seconds = ParseDuration(o.time);
   if (!seconds.ok()) return Status::BadInput("--time: " + seconds.status().message());
   if (!(seconds.value() > 0) || seconds.value() > 3600)
     return Status::BadInput(fmt::format("--time must be more than 0 and at most 1h, not '{}'", o.time));
-  q.seconds = seconds.value();
+  t.seconds = seconds.value();
   Result<double> omit = ParseDuration(o.omit);
   if (!omit.ok()) return Status::BadInput(fmt::format("--omit: {}", omit.status().message()));
   if (!(omit.value() >= 0) || omit.value() > 60)
     return Status::BadInput(fmt::format("--omit must be 0 .. 60 s, not '{}'", o.omit));
-  q.omit_s = omit.value();
+  t.omit_s = omit.value();
   Result<uint64_t> bs = ParseSize(o.bs);
   if (!bs.ok()) return Status::BadInput("--bs: " + bs.status().message());
   if (bs.value() < 1 || bs.value() > (64ull << 20))
     return Status::BadInput(fmt::format("--bs must be 1 B .. 64 MiB, not '{}'", o.bs));
-  q.bs = bs.value();
+  t.bs = bs.value();
   Result<AgentAddress> address = ParseAgentAddress(o.address);
   if (!address.ok()) return address.status();
-  q.address = address.value();
+  t.address = address.value();
   Result<std::string> token = LoadClientToken(o.token_file);
   if (!token.ok()) return token.status();
-  q.token = token.value();
+  t.token = token.value();
   Result<std::map<std::string, std::string>> tags = ParseTags(o.common.tags);
   if (!tags.ok()) return tags.status();
   q.tags = tags.value();
@@ -149,15 +148,16 @@ RunResult NetRunRecord(const NetCommandOptions& o, const NetRequest& q) {
   RunResult run;
   run.name = o.common.name;
   run.tags = q.tags;
-  run.target = "net://" + q.address.text();
+  const net::NetTestOptions& t = q.test;
+  run.target = "net://" + t.address.text();
   run.engine = "net";
   run.job.rw = o.dir == "up" ? AccessPattern::kWrite : o.dir == "down" ? AccessPattern::kRead : AccessPattern::kReadWrite;
-  run.job.threads = q.streams;
-  run.job.bs = q.bs;
+  run.job.threads = t.streams;
+  run.job.bs = t.bs;
   run.job.qd = 1;
   run.job.size = 0;
-  run.job.time_s = q.seconds;
-  run.job.ramp_s = q.omit_s;  // the omit interval is a ramp: run, not counted
+  run.job.time_s = t.seconds;
+  run.job.ramp_s = t.omit_s;  // the omit interval is a ramp: run, not counted
   run.job.time_based = true;
   run.job.engine = "net";
   return run;
@@ -206,15 +206,7 @@ int NetCommand(const NetCommandOptions& o) {
   RunResult run = NetRunRecord(o, q);
   const std::string started_at = UtcTimestamp();
 
-  net::NetTestOptions options;
-  options.address = q.address;
-  options.token = q.token;
-  options.dir = o.dir;
-  options.streams = q.streams;
-  options.seconds = q.seconds;
-  options.omit_s = q.omit_s;
-  options.bs = q.bs;
-  options.zerocopy = !o.no_zerocopy;
+  net::NetTestOptions options = q.test;
   ProgressLine progress(!o.common.json);
   progress.SetLabel("net " + o.dir);
   options.on_sample = [&](const Sample& s) { progress.Show(s); };
