@@ -48,14 +48,12 @@ struct TargetOptions {
 };
 
 // What a target is and can do, as plain facts that suites and headings read instead of
-// asking which kind of target it is.
+// asking which kind of target it is. Direct I/O and fsync are SupportsDirect/SupportsFsync,
+// which also say why not; whether a scheme takes a login is its row in the scheme table.
 struct TargetCaps {
   bool client_cache = true;    // this machine's page cache holds the target's data (local files)
-  bool direct_io = true;       // --direct bypasses a client cache here (false: there is none)
-  bool takes_login = false;    // --user and --password-file mean something
   bool sweepable = false;      // AsSweepable() gives a SweepableTarget
   bool asynchronous = true;    // its engine may keep more than one I/O in flight per thread
-  bool supports_fsync = true;  // see SupportsFsync for the reason when not
 };
 
 class SweepableTarget;

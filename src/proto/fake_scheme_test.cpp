@@ -18,7 +18,7 @@ class FakeTarget final : public Target {
   const char* required_engine() const override { return "fake"; }
   Status Check(const JobSpec&) override { return Status::Ok(); }
   Result<std::vector<WorkerFile>> Open(const JobSpec&) override { return std::vector<WorkerFile>(); }
-  TargetCaps caps() const override { return {.client_cache = false, .takes_login = true}; }
+  TargetCaps caps() const override { return {.client_cache = false}; }
   Result<std::unique_ptr<Engine>> MakeEngine(const JobSpec&) override { return std::unique_ptr<Engine>(new NullEngine()); }
 
  private:

@@ -98,8 +98,7 @@ Result<std::vector<WorkerFile>> IscsiTarget::Open(const JobSpec& job) {
 }
 
 TargetCaps IscsiTarget::caps() const {
-  return {.client_cache = false, .direct_io = false, .takes_login = true, .sweepable = false, .asynchronous = true,
-          .supports_fsync = true};
+  return {.client_cache = false, .sweepable = false, .asynchronous = true};
 }
 
 Result<std::unique_ptr<Engine>> IscsiTarget::MakeEngine(const JobSpec&) {

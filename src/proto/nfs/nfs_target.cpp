@@ -179,8 +179,7 @@ Result<CacheDropReport> NfsTarget::DropCache(bool) {
 }
 
 TargetCaps NfsTarget::caps() const {
-  return {.client_cache = false, .direct_io = false, .takes_login = false, .sweepable = true, .asynchronous = true,
-          .supports_fsync = true};
+  return {.client_cache = false, .sweepable = true, .asynchronous = true};
 }
 
 Result<std::unique_ptr<Engine>> NfsTarget::MakeEngine(const JobSpec&) { return std::unique_ptr<Engine>(new NfsEngine()); }

@@ -214,8 +214,7 @@ std::optional<ProtocolFacts> SmbTarget::protocol_facts() const {
 }
 
 TargetCaps SmbTarget::caps() const {
-  return {.client_cache = false, .direct_io = false, .takes_login = true, .sweepable = true, .asynchronous = false,
-          .supports_fsync = false};
+  return {.client_cache = false, .sweepable = true, .asynchronous = false};
 }
 
 Result<std::unique_ptr<Engine>> SmbTarget::MakeEngine(const JobSpec&) { return std::unique_ptr<Engine>(new SmbEngine()); }
