@@ -1,0 +1,41 @@
+// ShortOfBeneath: how far the end-to-end figure fell short of the network and the NAS's
+// storage on its path — the condition every CPU rule adds, since a CPU figure alone (a
+// shared or containerised NAS shows the whole machine's) does not say it held anything back.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "diagnose/rules/rules.h"
+#include "diagnose/text.h"
+
+namespace nasperf::diagnose {
+
+std::string Shortfall::EvidenceLine() const {
+  const char* dir = is_read ? "read" : "write";
+  std::string line = fmt::format("protocol 1M sequential {}: {}, {} of ", dir, Mb(end_to_end_mb_per_s), Pct(pct()));
+  std::string network = fmt::format("network {} ({})", is_read ? "down" : "up", Mb(network_mb_per_s));
+  if (link_payload_max_mb_per_s && *link_payload_max_mb_per_s > network_mb_per_s)
+    network = fmt::format("the link's TCP payload maximum ({}; network {} measured {})", Mb(*link_payload_max_mb_per_s),
+                          is_read ? "down" : "up", Mb(network_mb_per_s));
+  if (!storage_mb_per_s) return line + network;
+  return line + fmt::format("the lower of {} and NAS storage {} ({})", network, dir, Mb(*storage_mb_per_s));
+}
+
+std::optional<Shortfall> ShortOfBeneath(const Waterfall& w, double ratio, bool against_link) {
+  if (!w.end_to_end_mb_per_s) return std::nullopt;
+  const PathCeilings& p = w.end_to_end_path();
+  if (!p.network || *p.network <= 0) return std::nullopt;  // short of what, cannot be told
+  Shortfall s;
+  s.is_read = w.end_to_end_is_read;
+  s.end_to_end_mb_per_s = *w.end_to_end_mb_per_s;
+  s.network_mb_per_s = *p.network;
+  if (against_link) s.link_payload_max_mb_per_s = w.payload_max_mb_per_s;
+  const double network = std::max(*p.network, s.link_payload_max_mb_per_s.value_or(0));
+  s.storage_mb_per_s = p.volume ? p.volume : p.disks;
+  s.beneath_mb_per_s =
+      s.storage_mb_per_s && *s.storage_mb_per_s > 0 ? std::min(network, *s.storage_mb_per_s) : network;
+  if (s.end_to_end_mb_per_s >= ratio * s.beneath_mb_per_s) return std::nullopt;
+  return s;
+}
+
+}  // namespace nasperf::diagnose
