@@ -1,6 +1,8 @@
 // BufferPool allocation and pattern filling.
 #include "workload/buffers.h"
 
+#include <sys/mman.h>
+
 #include <cstdlib>
 #include <cstring>
 
@@ -9,7 +11,7 @@
 
 namespace nasperf {
 
-void BufferPool::FreeDeleter::operator()(std::byte* p) const { std::free(p); }
+void BufferPool::UnmapDeleter::operator()(std::byte* p) const { munmap(p, bytes); }
 
 void FillPattern(std::byte* data, size_t bytes, const BufferPattern& pattern, uint64_t seed) {
   if (pattern.kind == BufferPattern::Kind::kZero) {
@@ -39,10 +41,13 @@ Result<BufferPool> BufferPool::Create(uint32_t slots, uint64_t block_bytes, cons
   BufferPool pool;
   // Round each slot up so every slot starts aligned.
   uint64_t stride = (block_bytes + kBufferAlignment - 1) / kBufferAlignment * kBufferAlignment;
-  void* memory = nullptr;
-  if (posix_memalign(&memory, kBufferAlignment, stride * slots) != 0)
-    return Status::Unavailable("cannot allocate " + FormatSize(stride * slots) + " of I/O buffers");
-  pool.memory_.reset(static_cast<std::byte*>(memory));
+  // Not malloc: after a large free glibc raises its mmap threshold and serves the next
+  // large block from the heap, whose pages an earlier user left resident and dirty.
+  const size_t bytes = stride * slots;
+  void* memory = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (memory == MAP_FAILED)
+    return Status::Unavailable("cannot allocate " + FormatSize(bytes) + " of I/O buffers");
+  pool.memory_ = std::unique_ptr<std::byte, UnmapDeleter>(static_cast<std::byte*>(memory), UnmapDeleter{bytes});
   pool.block_bytes_ = block_bytes;
   pool.stamp_writes_ = pattern.kind != BufferPattern::Kind::kZero;
   pool.pointers_.resize(slots);

@@ -48,12 +48,20 @@ class BufferPool {
   void StampForWrite(uint32_t index, uint64_t offset, uint64_t run_seed, uint64_t sequence) const {
     if (stamp_writes_) StampBlock(pointers_[index], block_bytes_, offset, run_seed, sequence);
   }
+  // The same for a write of `bytes` (<= block_bytes()), a smaller size of a mix: only the
+  // 4 KiB it writes are stamped.
+  void StampForWrite(uint32_t index, uint64_t offset, uint64_t run_seed, uint64_t sequence, uint64_t bytes) const {
+    if (stamp_writes_) StampBlock(pointers_[index], bytes, offset, run_seed, sequence);
+  }
 
  private:
-  struct FreeDeleter {
+  // The buffers are their own anonymous mapping: fresh pages that nothing else used, so
+  // a read-only pool stays untouched (not resident) until the engine reads into it.
+  struct UnmapDeleter {
+    size_t bytes;  // no initializer: a nested class's one would keep unique_ptr from default-constructing it
     void operator()(std::byte* p) const;
   };
-  std::unique_ptr<std::byte, FreeDeleter> memory_;
+  std::unique_ptr<std::byte, UnmapDeleter> memory_;
   std::vector<std::byte*> pointers_;
   uint64_t block_bytes_ = 0;
   bool stamp_writes_ = false;

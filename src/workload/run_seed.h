@@ -30,7 +30,8 @@ uint64_t NewRunSeed();
 uint64_t RepeatSeed(uint64_t series_seed, uint32_t repeat);
 
 // The independent streams one worker thread draws from a run seed.
-enum class SeedStream : uint64_t { kOffsets = 1, kMix = 2, kBuffers = 3 };
+// kSizes: each I/O's block size in a mix; kJumps: whether an I/O jumps (--random PCT).
+enum class SeedStream : uint64_t { kOffsets = 1, kMix = 2, kBuffers = 3, kSizes = 4, kJumps = 5 };
 uint64_t StreamSeed(uint64_t run_seed, SeedStream stream, uint32_t thread);
 
 }  // namespace nasperf
