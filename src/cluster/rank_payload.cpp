@@ -1,0 +1,123 @@
+// EncodeRankRun / DecodeRankRun.
+#include "cluster/rank_payload.h"
+
+#include <cstring>
+
+#include "model/cluster_json.h"
+#include "model/run_json.h"
+#include "stats/histogram.h"
+
+namespace nasperf {
+namespace {
+
+void PutPart(std::string& out, const std::string& part) {
+  const uint64_t n = part.size();
+  out.append(reinterpret_cast<const char*>(&n), sizeof n);
+  out += part;
+}
+
+bool TakePart(const std::string& in, size_t& at, std::string* part) {
+  uint64_t n = 0;
+  if (in.size() - at < sizeof n) return false;
+  std::memcpy(&n, in.data() + at, sizeof n);
+  at += sizeof n;
+  if (n > in.size() - at) return false;
+  part->assign(in, at, n);
+  at += n;
+  return true;
+}
+
+std::string HistogramBytes(const std::optional<DirectionResult>& d) {
+  return d && d->histogram ? d->histogram->Serialize() : std::string();
+}
+
+Status AttachHistogram(const std::string& bytes, std::optional<DirectionResult>& d, const char* which) {
+  if (bytes.empty()) return Status::Ok();
+  auto h = std::make_shared<LatencyHistogram>();
+  if (!LatencyHistogram::Deserialize(bytes, h.get()))
+    return Status::BadInput(std::string("rank result: malformed ") + which + " histogram");
+  if (d) d->histogram = std::move(h);
+  return Status::Ok();
+}
+
+}  // namespace
+
+std::string EncodeRankRun(const RankRun& r) {
+  nlohmann::ordered_json head = {{"rank", r.rank}, {"host", r.host}, {"start_realtime_ns", r.start_realtime_ns}};
+  if (r.nic) head["nic"] = RankNicToJson(*r.nic);
+  if (r.region) head["region"] = RankRegionToJson(*r.region);
+  std::string out;
+  PutPart(out, head.dump());
+  PutPart(out, RunToJson(r.run).dump());
+  PutPart(out, HistogramBytes(r.run.read));
+  PutPart(out, HistogramBytes(r.run.write));
+  return out;
+}
+
+Result<RankRun> DecodeRankRun(const std::string& bytes) {
+  std::string head_text, run_text, read_hist, write_hist;
+  size_t at = 0;
+  if (!TakePart(bytes, at, &head_text) || !TakePart(bytes, at, &run_text) || !TakePart(bytes, at, &read_hist) ||
+      !TakePart(bytes, at, &write_hist) || at != bytes.size())
+    return Status::BadInput("rank result: truncated or oversized parts");
+  nlohmann::json head = nlohmann::json::parse(head_text, nullptr, false);
+  nlohmann::json run = nlohmann::json::parse(run_text, nullptr, false);
+  if (!head.is_object() || !run.is_object()) return Status::BadInput("rank result: not JSON objects");
+  if (!head.contains("rank") || !head["rank"].is_number_integer() || !head.contains("host") ||
+      !head["host"].is_string() || !head.contains("start_realtime_ns") ||
+      !head["start_realtime_ns"].is_number_integer())
+    return Status::BadInput("rank result: rank, host or start_realtime_ns missing or of the wrong type");
+  RankRun out;
+  out.reported = true;
+  out.rank = head.value("rank", -1);
+  out.host = head.value("host", std::string());
+  out.start_realtime_ns = head.value("start_realtime_ns", int64_t{0});
+  if (head.contains("nic")) {
+    Result<RankNic> nic = RankNicFromJson(head["nic"], "rank result: nic");
+    if (!nic.ok()) return nic.status();
+    out.nic = std::move(nic.value());
+  }
+  if (head.contains("region")) {
+    Result<RankRegion> region = RankRegionFromJson(head["region"], "rank result: region");
+    if (!region.ok()) return region.status();
+    out.region = region.value();
+  }
+  Result<RunResult> decoded = RunFromJson(run);
+  if (!decoded.ok()) return decoded.status();
+  out.run = std::move(decoded.value());
+  if (Status s = AttachHistogram(read_hist, out.run.read, "read"); !s.ok()) return s;
+  if (Status s = AttachHistogram(write_hist, out.run.write, "write"); !s.ok()) return s;
+  return out;
+}
+
+std::string EncodeAppRankRun(const RankRun& run, const CopyOpTimes* op_times) {
+  std::string out;
+  PutPart(out, EncodeRankRun(run));
+  PutPart(out, op_times ? "1" : "0");
+  if (op_times)
+    for (const LatencyHistogram* h : op_times->All()) PutPart(out, h->Serialize());
+  return out;
+}
+
+Result<RankRun> DecodeAppRankRun(const std::string& bytes, std::optional<CopyOpTimes>* op_times) {
+  std::string run_bytes, has_ops;
+  size_t at = 0;
+  if (!TakePart(bytes, at, &run_bytes) || !TakePart(bytes, at, &has_ops) || (has_ops != "0" && has_ops != "1"))
+    return Status::BadInput("app rank result: truncated or malformed parts");
+  Result<RankRun> run = DecodeRankRun(run_bytes);
+  if (!run.ok()) return run.status();
+  op_times->reset();
+  if (has_ops == "1") {
+    CopyOpTimes times;
+    for (LatencyHistogram* h : times.All()) {
+      std::string part;
+      if (!TakePart(bytes, at, &part) || !LatencyHistogram::Deserialize(part, h))
+        return Status::BadInput("app rank result: malformed operation histogram");
+    }
+    *op_times = std::move(times);
+  }
+  if (at != bytes.size()) return Status::BadInput("app rank result: bytes after the last part");
+  return run;
+}
+
+}  // namespace nasperf

@@ -1,0 +1,25 @@
+// What a rank sends rank 0 when its run ends: its host and NIC, its start on CLOCK_REALTIME,
+// its run as nasperf's own JSON and its latency histograms' buckets (which the JSON does not
+// carry). Length-prefixed parts; decoding checks every length against the bytes.
+#pragma once
+
+#include <string>
+
+#include <optional>
+
+#include "cluster/rank_merge.h"
+#include "suite/app/copy_loop.h"
+#include "nasperf/status.h"
+
+namespace nasperf {
+
+std::string EncodeRankRun(const RankRun& run);
+// BadInput naming the fault for anything EncodeRankRun could not have made.
+Result<RankRun> DecodeRankRun(const std::string& bytes);
+
+// An app run's rank result: EncodeRankRun's, and the run's per-operation histograms
+// (none when `op_times` is null; decoded as nullopt then).
+std::string EncodeAppRankRun(const RankRun& run, const CopyOpTimes* op_times);
+Result<RankRun> DecodeAppRankRun(const std::string& bytes, std::optional<CopyOpTimes>* op_times);
+
+}  // namespace nasperf
