@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "nasperf/status.h"
 
@@ -27,6 +28,47 @@ struct BufferPattern {
 };
 std::string ToString(const BufferPattern& pattern);
 Result<BufferPattern> ParseBufferPattern(const std::string& text);
+
+// One entry of a block-size mix (--bs 4k/30:64k/20:1m/50, fio's bssplit order):
+// `weight_pct` % of the I/Os move `bytes` each.
+struct BlockSizeShare {
+  uint64_t bytes = 0;
+  uint32_t weight_pct = 0;
+  bool operator==(const BlockSizeShare&) const = default;
+};
+
+// Where random I/Os land (--dist). Uniform visits every block once per pass; the others
+// draw with repetition, as their names promise (workload/offsets.h).
+struct OffsetDistribution {
+  enum class Kind { kUniform, kZipf, kPareto, kHotspot } kind = Kind::kUniform;
+  double theta = 0;       // zipf:THETA (> 0); pareto:H (0 < H < 1)
+  double access_pct = 0;  // hotspot:ACCESS%/REGION%: ACCESS % of random I/Os land in ...
+  double region_pct = 0;  // ... the first REGION % of the file
+  bool operator==(const OffsetDistribution&) const = default;
+};
+std::string ToString(const OffsetDistribution& dist);  // "uniform", "zipf:1.2", "hotspot:80/20"
+Result<OffsetDistribution> ParseOffsetDistribution(const std::string& text);
+
+// Paced I/O (--rate, --rate-iops, --think, --burst). Rates are the job's total over all
+// its threads (each thread paces 1/threads of it). Every paced I/O has an intended start
+// on the schedule; latency is timed from it (service time from the actual submit).
+struct Pacing {
+  double rate_mb_per_s = 0;  // 0: not paced by bytes (MB = 10^6 B)
+  double rate_iops = 0;      // 0: not paced by I/Os
+  double think_s = 0;        // idle after every `burst` I/Os (Iometer's transfer delay)
+  uint32_t burst = 1;        // I/Os per burst (Iometer's burst length)
+  bool paced() const { return rate_mb_per_s > 0 || rate_iops > 0 || think_s > 0; }
+  bool operator==(const Pacing&) const = default;
+};
+
+// --steady iops:2%:30s: stop once the last `window_s` of per-second figures lie within
+// `tolerance_pct` of their mean (fio's steadystate).
+struct SteadyRule {
+  enum class Metric { kNone, kIops, kBandwidth } metric = Metric::kNone;
+  double tolerance_pct = 0;
+  double window_s = 0;
+  bool operator==(const SteadyRule&) const = default;
+};
 
 struct JobSpec {
   AccessPattern rw = AccessPattern::kRead;
@@ -51,6 +93,23 @@ struct JobSpec {
   // repeat 0 uses it, repeat i a seed derived from it and i (workload/run_seed.h).
   // At most 2^53 - 1. --verify's check data always takes a fresh seed of its own.
   std::optional<uint64_t> seed;
+
+  // Workloads as users write them (issue 19). Defaults keep the job above unchanged.
+  // Block-size mixes: empty = every I/O is `bs`. When a mix is set, `bs` holds its largest
+  // size (buffers are sized by it). bs_read / bs_write: per direction, empty = bs_split.
+  std::vector<BlockSizeShare> bs_split, bs_read, bs_write;
+  // Iometer's % random: the share of I/Os that jump; the rest continue sequentially.
+  // nullopt: from rw (100 for rand*, 0 otherwise).
+  std::optional<uint32_t> random_pct;
+  OffsetDistribution dist;
+  uint64_t align = 0;  // offsets are multiples of this; 0 = the smallest block size
+  Pacing pacing;
+  SteadyRule steady;
+  // --repeat-until CI%: repeat (up to `repeat`) until the 95 % interval's half-width is
+  // under this % of the median. 0: run exactly `repeat` times.
+  double repeat_until_ci_pct = 0;
+  // Many clients (mpirun, --stonewall): stop every rank when the first finishes.
+  bool stonewall = true;
 
   // Checks what can be checked without looking at the target.
   Status Validate() const;

@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "nasperf/app_result.h"
 #include "nasperf/job.h"
 
 namespace nasperf {
@@ -30,6 +31,31 @@ struct DirectionResult {
   LatencySummary lat;
   uint64_t errors = 0;
   std::shared_ptr<const LatencyHistogram> histogram;  // kept for percentiles and storage
+};
+
+// Figures of the I/Os of one block size in a mixed-size job (--bs 4k/50:64k/50).
+struct SizeResult {
+  uint64_t bs = 0;
+  std::optional<DirectionResult> read, write;
+};
+
+// What pacing asked and what the run achieved (job.pacing.paced()). Latency in the
+// directions is then from each I/O's intended start; service time from its submit is here.
+struct PacingFacts {
+  double target_iops = 0, achieved_iops = 0;          // 0 target: not paced by I/Os
+  double target_mb_per_s = 0, achieved_mb_per_s = 0;  // 0 target: not paced by bytes
+  bool sustained = true;  // false: the target could not keep the schedule (see shortfall_pct)
+  double shortfall_pct = 0;  // how far under the target the run ended, % of the target
+  std::optional<LatencySummary> read_service, write_service;  // from the actual submit
+  std::shared_ptr<const LatencyHistogram> read_service_histogram, write_service_histogram;
+};
+
+// --steady: whether the rule was met and when; nullopt when no rule was asked.
+struct SteadyFacts {
+  bool reached = false;
+  double at_s = 0;    // seconds after measurement began when the window first held
+  double mean = 0;    // the window's mean (IOPS or MB/s, per the rule's metric)
+  double spread_pct = 0;  // largest deviation in the window, % of its mean
 };
 
 // Whether a direction did (or, for an imported run, reported) any I/O. Imported figures
@@ -88,6 +114,59 @@ struct DataFacts {
 // unstamped: zeros were asked for, and a stamped block would no longer be zero.
 inline constexpr const char* kZeroDataNote = "zeros: dedupe, compression and zero detection can serve these";
 
+// Many clients (mpirun -n N, src/cluster/): one rank's own figures.
+// The network interface one rank reached its target through: the interface holding the
+// kernel's route to a URL target's host or a network mount's server (sysinfo's NIC facts,
+// as `info` shows them). Unknown speed or MTU is nullopt (a link down, a virtio NIC).
+struct RankNic {
+  std::string name;
+  std::optional<int64_t> speed_mbps;
+  std::optional<int64_t> mtu;
+  bool operator==(const RankNic&) const = default;
+};
+
+// The part of one shared file or block device (a LUN) that one rank of many used.
+struct RankRegion {
+  uint64_t offset_bytes = 0;
+  uint64_t bytes = 0;
+  bool operator==(const RankRegion&) const = default;
+};
+
+struct RankResult {
+  int rank = 0;
+  std::string host;
+  // nullopt: no NIC in the path (a local target) or its route unknown.
+  std::optional<RankNic> nic;
+  // Ranks sharing one file or device (a LUN): the region this rank used (target/rank_region.h).
+  // nullopt when each rank had files of its own (a directory).
+  std::optional<RankRegion> region;
+  double start_offset_s = 0;  // its clock's start after the earliest rank's, CLOCK_REALTIME
+  double seconds = 0;         // its own measured time
+  std::optional<DirectionResult> read, write;  // its own figures (histograms not kept)
+  bool reported = true;  // false: no result came from it (killed, lost); figures are 0
+  bool partial = false;
+  std::string error;  // why it ended early
+  double total_mb_per_s() const {
+    return (read ? read->mb_per_s : 0) + (write ? write->mb_per_s : 0);
+  }
+};
+
+// What the ranks measured together. The run's read/write are the merged figures: bytes,
+// I/Os and errors summed, MB/s and IOPS the sum of every rank's own rate, latency from the
+// merged histograms (buckets summed, never percentiles averaged).
+struct ClusterFacts {
+  int ranks = 0;            // launched (mpirun -n)
+  bool stonewall = true;    // every rank was stopped when the first one finished
+  double start_skew_us = 0;  // latest start - earliest start, on CLOCK_REALTIME
+  double window_s = 0;       // latest start to earliest end: the time every rank ran
+  double first_done_s = 0;   // earliest end, seconds after the earliest start
+  double last_done_s = 0;    // latest end, seconds after the earliest start
+  double last_done_mb_per_s = 0;  // every byte over [earliest start, latest end]
+  double spread_pct = 0;     // fastest rank's MB/s over the slowest's, % above it
+  bool spread_flagged = false;  // spread_pct > 10
+  std::vector<RankResult> each;  // by rank
+};
+
 struct RunResult {
   int64_t id = 0;          // the results database's id; 0 until stored
   int64_t invocation_id = 0;  // the stored command that made it (quick's eight tests share one)
@@ -136,6 +215,20 @@ struct RunResult {
   nlohmann::ordered_json telemetry;
   // Protocol targets: how the server was reached. nullopt for local targets and imports.
   std::optional<ProtocolFacts> protocol;
+  // Application workloads (`nasperf app ...`): what the workload measured beyond bytes.
+  std::optional<AppFigures> app;
+  // Mixed block sizes: one entry per size of the mix, in the mix's order; empty otherwise.
+  std::vector<SizeResult> per_size;
+  std::optional<PacingFacts> pacing;
+  std::optional<SteadyFacts> steady;
+  // --repeat-until: whether the interval got under the asked width, and after how many
+  // repeats (repeats.size()). nullopt when not asked.
+  std::optional<bool> repeat_until_met;
+  // Job files (--job, --fio-job, --iometer): the job's name in its file and the group it
+  // ran with (jobs of one group run at the same time; empty when not from a file).
+  std::string job_name, job_group;
+  // Many clients (mpirun): the ranks and their merged facts; nullopt for one process.
+  std::optional<ClusterFacts> cluster;
 };
 
 // The queue depth a run's labels show: the one it ran, else (not known) the one asked.

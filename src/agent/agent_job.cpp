@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "agent/cancellable_engine.h"
+#include "agent/device_target.h"
 #include "model/inventory_json.h"
 #include "suite/cold_reads.h"
 #include "suite/job_site.h"
@@ -21,7 +22,8 @@
 
 namespace nasperf {
 
-Result<AgentJobRequest> PrepareJob(const JobStartMsg& start, const RootDir& root, bool* path_error) {
+Result<AgentJobRequest> PrepareJob(const JobStartMsg& start, const RootDir& root, const DeviceAllowList& devices,
+                                   bool* path_error) {
   *path_error = false;
   if (start.job.engine == "null") return Status::BadInput("JobStart: engine null makes no sense on an agent");
   AgentJobRequest request;
@@ -32,6 +34,18 @@ Result<AgentJobRequest> PrepareJob(const JobStartMsg& start, const RootDir& root
   request.check_only = start.check;
   request.suite = start.suite;
   request.sweep = start.sweep;
+  if (!request.dir.empty() && request.dir.front() == '/') {
+    Result<const AllowedDevice*> device = devices.Find(request.dir);
+    if (!device.ok()) {
+      *path_error = true;
+      return device.status();
+    }
+    if (request.suite != "run")
+      return Status::BadInput("device " + request.dir + ": a sweep writes files; it needs a directory under --root");
+    if (Status s = CheckDeviceJobReadOnly(request.job, request.dir); !s.ok()) return s;
+    request.device = device.value();
+    return request;
+  }
   Result<ResolvedDir> resolved = root.Resolve(request.dir);
   if (!resolved.ok()) {
     *path_error = true;
@@ -61,18 +75,6 @@ ScopedFd DirFdFor(const AgentJobRequest& request) {
   return ScopedFd(::fcntl(request.resolved.fd.get(), F_DUPFD_CLOEXEC, 0));
 }
 
-// The inventory reads the target by path (stat, statvfs, a read-only open for btrfs), so
-// it is gathered only while that path is still the directory resolved, not a symlink or
-// a device a client swapped in; otherwise the run says so and has no target section.
-nlohmann::ordered_json InventoryOf(const ResolvedDir& dir) {
-  struct stat by_fd {}, by_path {};
-  if (::fstat(dir.fd.get(), &by_fd) == 0 && ::lstat(dir.real_path.c_str(), &by_path) == 0 &&
-      S_ISDIR(by_path.st_mode) && by_path.st_dev == by_fd.st_dev && by_path.st_ino == by_fd.st_ino)
-    return InventoryToJson(GatherInventory(dir.real_path));
-  nlohmann::ordered_json inventory = InventoryToJson(GatherInventory("null:"));
-  inventory["target_note"] = dir.real_path + " was moved or replaced during the job: target not described";
-  return inventory;
-}
 
 // The client's sweep as a SweepRequest planned on `file`.
 Result<SweepSetup> PrepareAgentSweep(const AgentJobRequest& request, SweepFile& file) {
@@ -102,6 +104,19 @@ Result<SweepSetup> PrepareAgentSweep(const AgentJobRequest& request, SweepFile& 
 
 }  // namespace
 
+// The inventory reads the target by path (stat, statvfs, a read-only open for btrfs), so
+// it is gathered only while that path is still the directory resolved, not a symlink or
+// a device a client swapped in; otherwise the run says so and has no target section.
+nlohmann::ordered_json InventoryOf(const ResolvedDir& dir) {
+  struct stat by_fd {}, by_path {};
+  if (::fstat(dir.fd.get(), &by_fd) == 0 && ::lstat(dir.real_path.c_str(), &by_path) == 0 &&
+      S_ISDIR(by_path.st_mode) && by_path.st_dev == by_fd.st_dev && by_path.st_ino == by_fd.st_ino)
+    return InventoryToJson(GatherInventory(dir.real_path));
+  nlohmann::ordered_json inventory = InventoryToJson(GatherInventory("null:"));
+  inventory["target_note"] = dir.real_path + " was moved or replaced during the job: target not described";
+  return inventory;
+}
+
 Status CheckAgentSweep(const AgentJobRequest& request) {
   SweepFile file(DirFdFor(request), request.resolved.real_path);
   Result<SweepSetup> setup = PrepareAgentSweep(request, file);
@@ -127,10 +142,20 @@ SweepOutcome RunAgentSweep(const AgentJobRequest& request, const std::atomic<boo
   return RunSweepPoints(setup.value(), file, session);
 }
 
+namespace {
+
+// The job's target: the allowed device, or the directory resolved beneath the root.
+std::unique_ptr<Target> JobTarget(const AgentJobRequest& request) {
+  if (request.device) return std::make_unique<AllowedDeviceTarget>(*request.device);
+  return std::make_unique<DirectoryTarget>(DirFdFor(request), request.resolved.real_path);
+}
+
+}  // namespace
+
 Status CheckAgentJob(const AgentJobRequest& request) {
-  DirectoryTarget target(DirFdFor(request), request.resolved.real_path);
+  std::unique_ptr<Target> target = JobTarget(request);
   std::string note;
-  return target.Check(EffectiveJob(request, target, &note));
+  return target->Check(EffectiveJob(request, *target, &note));
 }
 
 AgentJobOutcome RunAgentJob(const AgentJobRequest& request, const std::atomic<bool>& cancel,
@@ -138,7 +163,8 @@ AgentJobOutcome RunAgentJob(const AgentJobRequest& request, const std::atomic<bo
   AgentJobOutcome out;
   // The target is scoped to this function: its destructor removes the .nasperf-* files on
   // every way out, including cancellation.
-  DirectoryTarget target(DirFdFor(request), request.resolved.real_path);
+  std::unique_ptr<Target> owned = JobTarget(request);
+  Target& target = *owned;
   std::string note;
   const JobSpec job = EffectiveJob(request, target, &note);
   if (Status s = target.Check(job); !s.ok()) {
@@ -162,7 +188,8 @@ AgentJobOutcome RunAgentJob(const AgentJobRequest& request, const std::atomic<bo
   RunResult& run = outcome.result;
   if (!note.empty()) run.notes.push_back(note);
   cold_reads.AddTo(run);
-  run.inventory = InventoryOf(request.resolved);
+  run.inventory =
+      request.device ? InventoryToJson(GatherInventory(request.device->path)) : InventoryOf(request.resolved);
   run.measured_on = "nas";
   run.telemetry = std::move(samples);
   out.status = outcome.status;

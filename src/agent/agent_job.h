@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "wire/messages.h"
+#include "agent/allowed_devices.h"
 #include "agent/root_path.h"
 #include "nasperf/job.h"
 #include "nasperf/result.h"
@@ -19,8 +20,11 @@ namespace nasperf {
 
 struct AgentJobRequest {
   JobSpec job;
-  std::string dir;           // as the client named it, relative to --root
+  std::string dir;           // as the client named it, relative to --root (or a device's path)
   ResolvedDir resolved;      // opened beneath --root; the job's files are created in its fd
+  // An absolute `dir`: the allowed device it names (in the agent's list, which outlives
+  // the request); `resolved` is then empty.
+  const AllowedDevice* device = nullptr;
   std::string name;
   // quick: "use O_DIRECT, or buffered I/O with fsync where the file system has no O_DIRECT".
   bool direct_fallback = false;
@@ -29,10 +33,17 @@ struct AgentJobRequest {
   SweepStartMsg sweep;        // suite "sweep"
 };
 
-// A decoded JobStart → request, its directory opened beneath the root. A job the agent
-// will not run → BadInput; a refused path → BadInput with *path_error set (the agent
+// A decoded JobStart → request, its directory opened beneath the root, or — an absolute
+// `dir` — the device of `devices` it names, never a path under the root. A job the agent
+// will not run (any write, --verify, --fsync or buffered read on a device; a sweep on
+// one) → BadInput; a refused path or device → BadInput with *path_error set (the agent
 // answers Error "path" rather than "bad_request").
-Result<AgentJobRequest> PrepareJob(const JobStartMsg& start, const RootDir& root, bool* path_error);
+Result<AgentJobRequest> PrepareJob(const JobStartMsg& start, const RootDir& root, const DeviceAllowList& devices,
+                                   bool* path_error);
+
+// The agent's inventory with `dir` as its target, gathered only while that path is still
+// the directory resolved (the inventory reads it by path); otherwise none, and a note says why.
+nlohmann::ordered_json InventoryOf(const ResolvedDir& dir);
 
 // JobStart with "check": true: every check the target makes before writing anything
 // (space, permissions, O_DIRECT), without running. Writes nothing.

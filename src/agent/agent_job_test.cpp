@@ -30,7 +30,7 @@ TEST(AgentJobTest, JobRunsInTheResolvedDirectoryAfterItsPathIsSwappedForASymlink
   Result<RootDir> root_dir = RootDir::Open(root);
   ASSERT_TRUE(root_dir.ok());
   bool path_error = false;
-  Result<AgentJobRequest> request = PrepareJob(SmallWrite("sub"), root_dir.value(), &path_error);
+  Result<AgentJobRequest> request = PrepareJob(SmallWrite("sub"), root_dir.value(), DeviceAllowList(), &path_error);
   ASSERT_TRUE(request.ok()) << request.status().message();
 
   // After the check, "sub" becomes a symlink to outside the root.

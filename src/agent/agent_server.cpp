@@ -62,6 +62,9 @@ Result<std::unique_ptr<AgentServer>> AgentServer::Listen(const AgentServerOption
     return Status::BadInput("no token: give --token-file FILE (or --insecure on a loopback address)");
   Result<RootDir> root = RootDir::Open(options.root);
   if (!root.ok()) return root.status();
+  Result<DeviceAllowList> devices =
+      DeviceAllowList::Make(options.allow_devices, options.allow_volume_members, root.value().real_path());
+  if (!devices.ok()) return devices.status();
 
   addrinfo hints{};
   hints.ai_family = AF_UNSPEC;
@@ -88,7 +91,7 @@ Result<std::unique_ptr<AgentServer>> AgentServer::Listen(const AgentServerOption
   ::freeaddrinfo(found);
   if (!fd.valid()) return failure;
 
-  auto* ctx = new AgentContext(options, std::move(root).value());
+  auto* ctx = new AgentContext(options, std::move(root).value(), std::move(devices).value());
   auto impl = std::make_unique<Impl>(ctx);
   ctx->net = impl->net.get();
   sockaddr_storage ss{};
@@ -106,6 +109,11 @@ AgentServer::~AgentServer() = default;
 std::string AgentServer::bound_address() const { return impl_->bound; }
 uint16_t AgentServer::bound_port() const { return impl_->port; }
 const std::string& AgentServer::root() const { return impl_->ctx->root.real_path(); }
+std::vector<std::string> AgentServer::allowed_devices() const {
+  std::vector<std::string> out;
+  for (const AllowedDevice& d : impl_->ctx->devices.devices()) out.push_back(d.path);
+  return out;
+}
 
 Status AgentServer::Serve(const std::atomic<bool>& stop, bool watch_signals) {
   AgentContext& ctx = *impl_->ctx;

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -33,6 +34,10 @@ class NetService;
 struct AgentServerOptions {
   std::string listen = "127.0.0.1:7070";  // ADDR:PORT; port 0 picks a free one
   std::string root = ".";                  // every client path is confined to it
+  // Block devices clients may read raw (agent/allowed_devices.h): named ones, and the
+  // member devices of the volume holding root. Nothing else outside root, ever.
+  std::vector<std::string> allow_devices;
+  bool allow_volume_members = false;
   std::string token;                       // the shared secret; "" only with insecure
   bool insecure = false;                   // allowed only on a loopback listen address
   int max_connections = 64;                // beyond it: Error{"code":"busy"} and close
@@ -51,6 +56,8 @@ class AgentServer {
   uint16_t bound_port() const;
   // The real path of --root.
   const std::string& root() const;
+  // The real paths of the devices clients may read raw.
+  std::vector<std::string> allowed_devices() const;
 
   // Serves until `stop` becomes true (or InterruptRequested() when watch_signals), then
   // stops accepting, cancels running jobs (they remove their files) and joins every

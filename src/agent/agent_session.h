@@ -7,6 +7,7 @@
 
 #include "agent/agent_server.h"
 #include "wire/frame_socket.h"
+#include "agent/allowed_devices.h"
 #include "agent/root_path.h"
 #include "base/scoped_fd.h"
 
@@ -14,9 +15,11 @@ namespace nasperf {
 
 // What every connection shares; owned by the server, outlives every connection thread.
 struct AgentContext {
-  AgentContext(AgentServerOptions o, RootDir r) : options(std::move(o)), root(std::move(r)) {}
+  AgentContext(AgentServerOptions o, RootDir r, DeviceAllowList d)
+      : options(std::move(o)), root(std::move(r)), devices(std::move(d)) {}
   AgentServerOptions options;
   RootDir root;
+  DeviceAllowList devices;  // fixed at start: read by every connection without a lock
   NetService* net = nullptr;
   std::atomic<bool> shutting_down{false};
   // Jobs run one at a time on an agent (two would measure each other): claimed by the

@@ -1,6 +1,7 @@
 // A control connection's jobs and sweeps: JobStart, the job thread, JobDone.
 #include <functional>
 
+#include "agent/agent_app.h"
 #include "agent/control_session.h"
 #include "agent/session_common.h"
 #include "model/run_json.h"
@@ -113,13 +114,21 @@ class ControlSession::JobWatch {
 void ControlSession::StartJob(const JobStartMsg& start) {
   if (job_running_.load()) return SendError(Status::BadInput("JobStart: a job is already running on this connection"));
   if (job_thread_.joinable()) job_thread_.join();  // the last job's thread, finishing its JobDone
+  if (start.suite == "app") return StartApp(start);
   bool path_error = false;
-  Result<AgentJobRequest> request = PrepareJob(start, ctx_.root, &path_error);
-  if (!request.ok()) return SendError(request.status(), path_error ? "path" : "bad_request");
+  // A refused device request is logged: the administrator sees who asked for what.
+  const bool device = !start.dir.empty() && start.dir.front() == '/';
+  Result<AgentJobRequest> request = PrepareJob(start, ctx_.root, ctx_.devices, &path_error);
+  if (!request.ok()) {
+    if (device) AgentLog(peer_, "refused: " + request.status().message());
+    return SendError(request.status(), path_error ? "path" : "bad_request");
+  }
   const bool sweep = request.value().suite == "sweep";
   if (request.value().check_only) {
-    if (Status s = sweep ? CheckAgentSweep(request.value()) : CheckAgentJob(request.value()); !s.ok())
+    if (Status s = sweep ? CheckAgentSweep(request.value()) : CheckAgentJob(request.value()); !s.ok()) {
+      if (device) AgentLog(peer_, "refused: " + s.message());
       return SendError(s);
+    }
     return Send(MessageType::kJobDone, {{"runs", nlohmann::json::array()}, {"inventory", nlohmann::json::object()}});
   }
   bool idle = false;
@@ -127,8 +136,33 @@ void ControlSession::StartJob(const JobStartMsg& start) {
     return Send(MessageType::kError, AgentErrorPayload("busy", "another client's job is running on this agent"));
   job_cancel_.store(false);
   job_running_.store(true);
-  AgentLog(peer_, "job " + std::string(ToString(request.value().job.rw)) + " in " + request.value().resolved.real_path);
+  const std::string where =
+      request.value().device ? "on device " + request.value().device->path : "in " + request.value().resolved.real_path;
+  AgentLog(peer_, "job " + std::string(ToString(request.value().job.rw)) + " " + where);
   job_thread_ = std::thread([this, request = std::move(request).value()] { RunJob(request); });
+}
+
+void ControlSession::StartApp(const JobStartMsg& start) {
+  bool path_error = false;
+  Result<AgentAppRequest> request = PrepareApp(start, ctx_.root, &path_error);
+  if (!request.ok()) {
+    AgentLog(peer_, "refused: " + request.status().message());
+    return SendError(request.status(), path_error ? "path" : "bad_request");
+  }
+  if (start.check) return SendError(Status::BadInput("JobStart: app: \"check\" is not supported; the workload checks as it starts"));
+  bool idle = false;
+  if (!ctx_.job_busy.compare_exchange_strong(idle, true))
+    return Send(MessageType::kError, AgentErrorPayload("busy", "another client's job is running on this agent"));
+  job_cancel_.store(false);
+  job_running_.store(true);
+  AgentLog(peer_, "app " + request.value().workload + " in " + request.value().cwd.real_path);
+  auto shared = std::make_shared<AgentAppRequest>(std::move(request).value());
+  job_thread_ = std::thread([this, shared] {
+    JobWatch watch(*this);
+    AgentJobOutcome outcome = RunAgentApp(*shared, watch.cancel());
+    watch.Stop();
+    FinishJob(outcome);
+  });
 }
 
 void ControlSession::RunJob(const AgentJobRequest& request) {

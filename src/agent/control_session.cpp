@@ -8,6 +8,7 @@
 #include "net/net_service.h"
 #include "report/telemetry_text.h"
 #include "sysinfo/inventory.h"
+#include "wire/agent_devices.h"
 #include "model/inventory_json.h"
 
 namespace nasperf {
@@ -114,7 +115,8 @@ void ControlSession::Handle(const AgentMessage& frame) {
     case MessageType::kPong:
       return;
     case MessageType::kInventoryGet:
-      Send(MessageType::kInventory, {{"inventory", InventoryToJson(GatherInventory(ctx_.root.real_path()))}});
+      Send(MessageType::kInventory, {{"inventory", InventoryToJson(GatherInventory(ctx_.root.real_path()))},
+                                     {"allowed_devices", AgentDevicesToJson(ctx_.devices.ForWire())}});
       return;
     case MessageType::kJobStart:
       return StartJob(std::get<JobStartMsg>(frame.body));

@@ -49,6 +49,8 @@ class ControlSession {
   void NetFinish(const nlohmann::json& payload);
 
   void StartJob(const JobStartMsg& start);
+  // suite "app": the workload's child process on the job thread (agent_app.h).
+  void StartApp(const JobStartMsg& start);
   // The job thread's body: runs the job or sweep and answers with JobDone (or Error).
   void RunJob(const AgentJobRequest& request);
   // The job's end: JobDone with its runs, or an Error when it has none.

@@ -13,18 +13,21 @@ inline uint64_t MonotonicNs() {
   return static_cast<uint64_t>(ts.tv_sec) * 1000000000ull + static_cast<uint64_t>(ts.tv_nsec);
 }
 
+// The same clock in milliseconds (what a rank's start and finish are stamped with).
+inline int64_t MonotonicMs() { return static_cast<int64_t>(MonotonicNs() / 1000000); }
+
 }  // namespace nasperf
 
 #include <string>
 
 namespace nasperf {
 
-// The clock the runner decides its phases by: when the clock starts, when the ramp ends
-// and the deadline falls, when a sample is due, how long the run took, and the wait
-// between its looks at the workers. Tests pass a fake one (testing/fake_clock.h). The
-// workers still time each I/O with MonotonicNs() directly (a virtual call there would
-// cost on the hot path) and compare those reads with the phase times the runner hands
-// them, so a clock for a real run counts CLOCK_MONOTONIC nanoseconds.
+// The clock a run is timed by: when the clock starts, when the ramp ends and the deadline
+// falls, when a sample is due, how long the run took, and every I/O's latency. Tests pass
+// a fake one (testing/fake_clock.h) and the runner hands it to its workers; a real run's
+// workers read MonotonicNs() inline instead of calling through this interface (a virtual
+// call per I/O would cost on the hot path), so a clock for a real run counts
+// CLOCK_MONOTONIC nanoseconds.
 class Clock {
  public:
   virtual ~Clock() = default;

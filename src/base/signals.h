@@ -13,4 +13,12 @@ int InterruptSignal();
 // For tests: forget an earlier interrupt.
 void ClearInterrupt();
 
+// The environment variable an agent sets for the workload it starts: its own PID.
+inline constexpr const char* kAgentParentEnv = "NASPERF_AGENT_PARENT";
+// In a workload an agent started (kAgentParentEnv set): asks the kernel for SIGTERM when
+// the agent dies, so that a SIGKILLed agent's workload still stops and removes its files
+// (the handler above turns it into the interrupt). False when the agent is already gone
+// (this process was re-parented before it asked): the caller stops at once.
+bool FollowAgentParent();
+
 }  // namespace nasperf

@@ -1,6 +1,8 @@
 // `nasperf agent`: serves jobs, telemetry and network tests on this machine (the NAS).
+#include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 
 #include <nlohmann/json.hpp>
 
@@ -16,6 +18,12 @@ int AgentCommand(const AgentCommandOptions& options) {
   server_options.listen = options.listen;
   server_options.root = options.root;
   server_options.insecure = options.insecure;
+  server_options.allow_devices = options.allow_devices;
+  server_options.allow_volume_members = options.allow_volume_members;
+  // A test hook (tests/diagnose_e2e_test.cpp): NASPERF_TEST_AGENT_IDLE_MS=N closes a
+  // control connection idle for N ms instead of 60 s, so that a test can outlast it.
+  if (const char* idle = std::getenv("NASPERF_TEST_AGENT_IDLE_MS"); idle && std::atoi(idle) > 0)
+    server_options.idle_timeout = std::chrono::milliseconds(std::atoi(idle));
   // Either a token is enforced or there is none: both would print "INSECURE" while the
   // token is still checked.
   if (options.insecure && !options.token_file.empty())
@@ -36,14 +44,18 @@ int AgentCommand(const AgentCommandOptions& options) {
 
   // The one start line; tests and scripts read the address actually bound from it.
   const AgentServer& s = *server.value();
+  const std::vector<std::string> devices = s.allowed_devices();
+  std::string device_text;
+  for (const std::string& d : devices) device_text += (device_text.empty() ? ", devices read-only: " : " ") + d;
   if (options.json)
     std::printf("%s\n", nlohmann::json({{"agent", {{"listen", s.bound_address()}, {"port", s.bound_port()},
-                                                   {"root", s.root()}, {"insecure", options.insecure}}}})
+                                                   {"root", s.root()}, {"insecure", options.insecure},
+                                                   {"allowed_devices", devices}}}})
                             .dump()
                             .c_str());
   else
-    std::printf("nasperf agent: listening on %s, root %s%s\n", s.bound_address().c_str(), s.root().c_str(),
-                options.insecure ? " (INSECURE: no token)" : "");
+    std::printf("nasperf agent: listening on %s, root %s%s%s\n", s.bound_address().c_str(), s.root().c_str(),
+                device_text.c_str(), options.insecure ? " (INSECURE: no token)" : "");
   std::fflush(stdout);
 
   std::atomic<bool> never{false};

@@ -7,17 +7,22 @@
 
 #include <fmt/format.h>
 
+#include "cli/app_command.h"
 #include "cli/clean_command.h"
 #include "cli/command_line.h"
 #include "cli/commands.h"
+#include "cluster/comm.h"
+#include "cli/diagnose_command.h"
 #include "cli/info_command.h"
 #include "cli/net_command.h"
 #include "cli/remote_job.h"
 #include "cli/report_command.h"
 #include "cli/results_command.h"
+#include "cli/tree_command.h"
 #include "nasperf/version.h"
 #include "base/signals.h"
 #include "proto/schemes.h"
+#include "target/own_file.h"
 
 namespace nasperf {
 
@@ -69,6 +74,9 @@ struct Commands {
   NetCommandOptions net;
   ReportCommandOptions report;
   CleanCommandOptions clean;
+  TreeCommandOptions tree;
+  DiagnoseCommandOptions diagnose;
+  AppCommands app;  // `app` and its subcommands (cli/app_command.h)
   std::string info_target = ".";
   bool info_json = false;
 
@@ -80,6 +88,8 @@ struct Commands {
   CLI::App* net_cmd = nullptr;
   CLI::App* report_cmd = nullptr;
   CLI::App* clean_cmd = nullptr;
+  CLI::App* tree_cmd = nullptr;
+  CLI::App* diagnose_cmd = nullptr;
   CLI::App* info_cmd = nullptr;
   // Not for users: commands a protocol runs itself (the SMB helper process), hidden from
   // --help, named by the scheme table and run by the protocol's code.
@@ -98,6 +108,8 @@ void AddJobCommands(CLI::App& app, Commands& c) {
   AddJobOptions(*c.run_cmd, c.run.job, JobOptionSet::kFull);
   AddAgentTargetOptions(*c.run_cmd, c.run.remote);
   AddProtocolOptions(*c.run_cmd, c.run.protocol);
+  AddSpecFileOptions(*c.run_cmd, c.run.specs);
+  c.run_cmd->add_option("--job", c.run.job_file, "run the jobs of a TOML job file (docs/workloads.md \"Job files\")");
 
   c.quick_cmd = app.add_subcommand(
       "quick", "CrystalDiskMark's set on TARGET: SEQ1M Q8T1, SEQ1M Q1T1, RND4K Q32T1, RND4K Q1T1, read and write");
@@ -105,6 +117,9 @@ void AddJobCommands(CLI::App& app, Commands& c) {
   AddJobOptions(*c.quick_cmd, c.quick.job, JobOptionSet::kQuick);
   AddAgentTargetOptions(*c.quick_cmd, c.quick.remote);
   AddProtocolOptions(*c.quick_cmd, c.quick.protocol);
+  c.quick_cmd->add_option("--fill", c.quick.fill,
+                          "run the set at each volume fill level: --fill 0,33,66 (percent, below 95; nasperf's own "
+                          "files, removed after)");
 }
 
 void AddAgentCommand(CLI::App& app, Commands& c) {
@@ -115,6 +130,10 @@ void AddAgentCommand(CLI::App& app, Commands& c) {
   c.agent_cmd->add_option("--token-file", agent.token_file, "shared secret, mode 0600, at least 16 bytes");
   c.agent_cmd->add_flag("--insecure", agent.insecure, "no token (tests only; loopback addresses only)");
   c.agent_cmd->add_flag("--json", agent.json, "the start line as JSON");
+  c.agent_cmd->add_option("--allow-device", agent.allow_devices,
+                          "DEV: clients may read this block device raw (read-only, O_DIRECT); repeatable");
+  c.agent_cmd->add_flag("--allow-volume-members", agent.allow_volume_members,
+                        "clients may read the member devices of the volume holding --root raw (read-only)");
 }
 
 void AddSweepCommand(CLI::App& app, Commands& c) {
@@ -141,10 +160,13 @@ void AddSweepCommand(CLI::App& app, Commands& c) {
 void AddStoredAndInfoCommands(CLI::App& app, Commands& c) {
   c.results_cmd = AddResultsCommand(app, c.results);
   c.net_cmd = AddNetCommand(app, c.net);
+  c.diagnose_cmd = AddDiagnoseCommand(app, c.diagnose);
   AddReportCommand(app, c.report);
   c.report_cmd = app.get_subcommand("report");
   AddCleanCommand(app, c.clean);
   c.clean_cmd = app.get_subcommand("clean");
+  c.tree_cmd = AddTreeCommand(app, c.tree);
+  AddAppCommand(app, c.app);
   c.info_cmd = app.add_subcommand("info", "what nasperf knows about this machine and TARGET's storage");
   c.info_cmd->add_option("TARGET", c.info_target, "a path, block device or null: (default .)");
   c.info_cmd->add_flag("--json", c.info_json, "JSON on stdout");
@@ -199,18 +221,47 @@ int Dispatch(const Commands& c) {
   // disposition, so a signal ends it at once wherever it waits (a read of a FIFO, a long
   // import): nobody would poll the flag there. Its writes are SQLite transactions or a
   // rename into place, which an abrupt end leaves whole.
-  if (*c.run_cmd || *c.quick_cmd || *c.sweep_cmd || *c.net_cmd || *c.agent_cmd || c.HiddenCommand())
+  if (*c.run_cmd || *c.quick_cmd || *c.sweep_cmd || *c.net_cmd || *c.diagnose_cmd || *c.agent_cmd || *c.app.cmd ||
+      c.HiddenCommand())
     InstallInterruptHandler();
-  if (*c.run_cmd) return RunCommand(c.run);
+  // A workload an agent started ends with the agent, even a SIGKILLed one.
+  if (*c.app.cmd && !FollowAgentParent())
+    return ReportFailure(Status::Io("the agent that started this workload is gone"));
+  // Under mpirun, the ranks meet (MPI_Init) only now, and only for the commands that
+  // merge them; started without mpirun nothing touches MPI.
+  std::unique_ptr<Comm> ranks;
+  if (LaunchedByMpirun()) {
+    if (!*c.run_cmd && !*c.quick_cmd && !*c.app.cmd)
+      return ReportFailure(Status::BadInput("under mpirun only `nasperf run`, `nasperf quick` and `nasperf app "
+                                            "file-copy|dir-copy` merge the ranks so far; run the others without mpirun"));
+    Result<std::unique_ptr<Comm>> joined = JoinRanks();
+    if (!joined.ok()) return ReportFailure(joined.status());
+    ranks = std::move(joined.value());
+    SetOwnFileRank(ranks->rank());
+  }
+  if (*c.run_cmd) return RunCommand(c.run, ranks.get());
   if (const Scheme* scheme = c.HiddenCommand()) return RunHiddenCommand(*scheme);
-  if (*c.quick_cmd) return QuickCommand(c.quick);
+  if (*c.quick_cmd) {
+    // Under mpirun quick's median of 3 becomes one run per test: the ranks merge one run
+    // per job (an explicit --repeat above 1 is refused by name).
+    QuickCommandOptions quick = c.quick;
+    if (ranks && c.quick_cmd->get_option("--repeat")->count() == 0) quick.job.Give("--repeat", "1");
+    return QuickCommand(quick, ranks.get());
+  }
   if (*c.agent_cmd) return AgentCommand(c.agent);
   if (*c.net_cmd) return NetCommand(c.net);
   if (*c.sweep_cmd) return SweepCommand(c.sweep);
+  if (*c.diagnose_cmd) return DiagnoseCommand(c.diagnose);
   if (*c.results_cmd) return ResultsCommand(*c.results_cmd, c.results);
   if (*c.report_cmd) return ReportCommand(c.report);
   if (*c.info_cmd) return InfoCommand(c.info_target, c.info_json);
   if (*c.clean_cmd) return CleanCommand(c.clean);
+  if (*c.tree_cmd) return TreeCommand(c.tree);
+  if (*c.app.cmd) {
+    AppCommands app = c.app;
+    app.ranks = ranks.get();
+    return AppCommand(app);
+  }
   return 2;
 }
 
@@ -228,9 +279,10 @@ int CliMain(int argc, char** argv) {
   AddHiddenCommands(app, c);
 
   const std::string command_line = RedactedCommandLine(argc, argv);
-  for (CommonOptions* common : {&c.net.common, &c.run.common, &c.quick.common, &c.sweep.common, &c.results.common,
+  for (CommonOptions* common : {&c.net.common, &c.run.common, &c.quick.common, &c.sweep.common, &c.diagnose.common, &c.results.common,
                                 &c.report.filters.common})
     common->command_line = command_line;
+  c.app.command_line = command_line;
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

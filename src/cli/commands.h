@@ -3,6 +3,7 @@
 
 #include "cli/job_options.h"
 #include "cli/protocol_options.h"
+#include "cli/spec_job_file.h"
 
 namespace nasperf {
 
@@ -18,16 +19,27 @@ struct RunCommandOptions {
   JobInput job;
   AgentTargetOptions remote;
   ProtocolOptions protocol;
+  SpecFileOptions specs;  // --fio-job, --iometer/--spec
+  std::string job_file;  // --job FILE: the jobs of a job file instead of one (cli/job_file_command.cpp)
 };
-int RunCommand(const RunCommandOptions& options);
+class Comm;
+// `ranks`: this process's ranks under mpirun (src/cluster/), null for one process.
+int RunCommand(const RunCommandOptions& options, Comm* ranks = nullptr);
+int RunJobFileCommand(const RunCommandOptions& options);
+// The jobs of a job file however it was read (TOML, fio, Iometer: model/job_file.h), bound to
+// run's options, checked, then run group by group; `options` gives the command line's TARGET
+// (for jobs without one), labels, output and database, and must give no job option.
+struct JobFile;
+int RunFileJobs(const RunCommandOptions& options, const JobFile& file);
 
 struct QuickCommandOptions {
   CommonOptions common;
   JobInput job;
   AgentTargetOptions remote;
   ProtocolOptions protocol;
+  std::string fill;  // --fill 0,33,66: the set at each volume fill level; empty: as the volume is
 };
-int QuickCommand(const QuickCommandOptions& options);
+int QuickCommand(const QuickCommandOptions& options, Comm* ranks = nullptr);
 
 struct SweepCommandOptions {
   CommonOptions common;
@@ -54,6 +66,8 @@ struct AgentCommandOptions {
   std::string token_file;
   bool insecure = false;
   bool json = false;
+  std::vector<std::string> allow_devices;  // --allow-device, repeatable
+  bool allow_volume_members = false;
 };
 int AgentCommand(const AgentCommandOptions& options);
 

@@ -1,8 +1,13 @@
 // Declaration and parsing of the job options.
 #include "cli/job_options.h"
 
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+
 #include "base/units.h"
 #include "target/page_cache.h"
+#include "workload/block_size_mix.h"
 
 namespace nasperf {
 
@@ -16,6 +21,16 @@ void AddCommonOptions(CLI::App& app, CommonOptions& options) {
   app.add_option("--name", options.name, "a name for this run");
   app.add_option("--tag", options.tags, "label the run: --tag key=value (repeatable)")->allow_extra_args(false);
   app.add_flag("--no-store", options.no_store, "do not save the run in the results database");
+}
+
+Result<double> ParseScale(const std::string& text) {
+  const char* begin = text.c_str();
+  char* end = nullptr;
+  errno = 0;
+  const double value = std::strtod(begin, &end);
+  if (text.empty() || end != begin + text.size() || errno != 0 || !std::isfinite(value) || !(value > 0))
+    return Status::BadInput("--scale must be a number above 0, got '" + text + "'");
+  return value;
 }
 
 Result<std::map<std::string, std::string>> ParseTags(const std::vector<std::string>& tags, const std::string& what) {
@@ -50,10 +65,15 @@ constexpr SessionOption kDropCaches = {
 constexpr SessionOption kAllowDestructive = {"--allow-destructive",
                                              "allow writes to this block device (destroys its data)", nullptr, nullptr};
 
+constexpr uint32_t kRepeatUntilDefaultCap = 10;
+
 // What each command offers, in the order its --help lists it.
-constexpr const char* kRunLayout[] = {"TARGET", "--size",  "--repeat",  "--engine", "--pattern", "--drop-caches",
-                                      "--rw",   "--mix",   "--bs",      "--qd",     "--threads", "--time",
-                                      "--ramp", "--direct", "--fsync",  "--verify", "--seed",    "--allow-destructive"};
+constexpr const char* kRunLayout[] = {"TARGET",   "--size",   "--repeat", "--engine",   "--pattern",  "--drop-caches",
+                                      "--rw",     "--mix",    "--bs",     "--bs-read",  "--bs-write", "--random",
+                                      "--dist",   "--align",  "--qd",     "--threads",  "--time",     "--ramp",
+                                      "--direct", "--fsync",  "--verify", "--seed",     "--allow-destructive",
+                                      "--rate",   "--rate-iops", "--think", "--burst",
+                                      "--steady", "--repeat-until", "--stonewall"};
 constexpr const char* kQuickLayout[] = {"TARGET", "--size", "--repeat", "--engine", "--pattern", "--drop-caches", "--time"};
 // quick runs a set of tests: its --time caps each, and it starts from its own defaults.
 constexpr const char* kQuickTimeHelp = "stop each test after this long even if the file is not done (default 5s)";
@@ -159,8 +179,11 @@ Status CheckAcross(const JobInput& in, const JobSpec& job, const Target& target)
 Result<JobSpec> BuildJob(const JobInput& in, const Target& target) {
   if (Status s = FirstParseError(in); !s.ok()) return s;
   JobSpec job = in.job;
+  SettleBlockSizes(job);  // bs = the largest size of the mixes, whatever order they were given in
   if (!in.given("--size"))
     if (std::optional<uint64_t> natural = target.natural_size(job.threads ? job.threads : 1)) job.size = *natural;
+  // --repeat-until stops when the interval is narrow enough; --repeat is then its cap.
+  if (in.given("--repeat-until") && !in.given("--repeat")) job.repeat = kRepeatUntilDefaultCap;
   if (Status s = CheckAcross(in, job, target); !s.ok()) return s;
   if (Status s = job.Validate(); !s.ok()) return s;
   return job;

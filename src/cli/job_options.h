@@ -33,6 +33,8 @@ void AddCommonOptions(CLI::App& app, CommonOptions& options);
 // "k=v" strings to a map; `what` names the option or command in errors.
 Result<std::map<std::string, std::string>> ParseTags(const std::vector<std::string>& tags,
                                                      const std::string& what = "--tag");
+// --scale of `app` and `tree gen`: a finite number above 0, the whole text.
+Result<double> ParseScale(const std::string& text);
 
 // What the user gave for the job options: each parsed into `job` by its descriptor
 // (model/job_options.h) as CLI11 reads it. A parse error is kept and reported by BuildJob,

@@ -64,7 +64,19 @@ TEST(JobOptionTable, EveryOptionRoundTripsThroughJson) {
                                                                                    {"--engine", "io_uring"},
                                                                                    {"--repeat", "3"},
                                                                                    {"--verify", ""},
-                                                                                   {"--seed", "42"}})
+                                                                                   {"--seed", "42"},
+                                                                                   {"--rate", "100"},
+                                                                                   {"--rate-iops", "500"},
+                                                                                   {"--think", "10ms"},
+                                                                                   {"--burst", "4"},
+                                                                                   {"--bs-read", "64k/50:4k/50"},
+                                                                                   {"--bs-write", "4k"},
+                                                                                   {"--random", "70"},
+                                                                                   {"--dist", "zipf:1.2"},
+                                                                                   {"--align", "4k"},
+                                                                                   {"--steady", "iops:2%:2s"},
+                                                                                   {"--repeat-until", "5%"},
+                                                                                   {"--stonewall", "off"}})
     in.Give(name, text);
   const nlohmann::ordered_json once = JobToJson(in.job, in.job.engine);
   for (const JobOption& option : JobOptionTable()) EXPECT_TRUE(once.contains(option.json_key)) << option.json_key;
@@ -91,6 +103,18 @@ TEST(BuildJob, ParseErrorNamesTheOptionAndItsText) {
   Result<JobSpec> job = BuildJob(in, target);
   ASSERT_FALSE(job.ok());
   EXPECT_EQ(job.status().message(), "--qd: 'eight' is not a whole number");
+}
+
+// --scale of `app` and `tree gen` (one parser since the two commands' copies were folded):
+// the whole text a finite number above 0, else one line naming the option and the text.
+TEST(ParseScale, TakesAFiniteNumberAboveZeroAndNothingElse) {
+  for (const auto& [text, value] : std::vector<std::pair<std::string, double>>{{"1", 1}, {"0.05", 0.05}, {"2.5", 2.5}})
+    EXPECT_DOUBLE_EQ(ParseScale(text).value(), value) << text;
+  for (const std::string text : {"", "0", "-1", "abc", "1x", "1e999", "nan", "inf"}) {
+    Result<double> scale = ParseScale(text);
+    ASSERT_FALSE(scale.ok()) << text;
+    EXPECT_EQ(scale.status().message(), "--scale must be a number above 0, got '" + text + "'");
+  }
 }
 
 }  // namespace

@@ -27,7 +27,11 @@ constexpr uint32_t kMaxStreams = 128;
 std::string FactsNote(const net::NetTestResult& r) {
   const net::TcpFacts& f = r.facts;
   std::string note = "tcp: ";
-  if (r.up) note += fmt::format("{} retransmits (client's up streams), ", r.up_retrans);
+  if (r.up && r.up_segments > 0)
+    note += fmt::format("{} retransmits of {} segments ({:.3f} %, client's up streams), ", r.up_retrans,
+                        r.up_segments, 100.0 * static_cast<double>(r.up_retrans) / static_cast<double>(r.up_segments));
+  else if (r.up)
+    note += fmt::format("{} retransmits (client's up streams), ", r.up_retrans);
   if (f.rtt_us) note += fmt::format("rtt {:.0f} us ± {:.0f} us, ", *f.rtt_us, f.rttvar_us.value_or(0));
   note += f.mss_bytes ? fmt::format("MSS {} B, ", *f.mss_bytes) : "MSS unknown, ";
   note += f.path_mtu_bytes ? fmt::format("path MTU {} B", *f.path_mtu_bytes) : "path MTU unknown";
@@ -93,15 +97,6 @@ CLI::App* AddNetCommand(CLI::App& app, NetCommandOptions& o) {
   cmd->add_flag("--no-zerocopy", o.no_zerocopy, "send with plain send() instead of sendfile");
   return cmd;
 }
-
-namespace {
-
-// What the user typed, checked, before anything is opened or stored: the test as the
-// client runs it, and the run's tags.
-struct NetRequest {
-  net::NetTestOptions test;
-  std::map<std::string, std::string> tags;
-};
 
 Result<NetRequest> ParseNetRequest(const NetCommandOptions& o) {
   NetRequest q;
@@ -194,8 +189,6 @@ void AddNetFigures(const NetCommandOptions& o, const net::NetTestOutcome& outcom
     run.notes.push_back("up figure is what the agent received; per-second samples are what the client sent");
   if (!r.agent_report_note.empty()) run.notes.push_back(r.agent_report_note);
 }
-
-}  // namespace
 
 int NetCommand(const NetCommandOptions& o) {
   Result<NetRequest> request = ParseNetRequest(o);

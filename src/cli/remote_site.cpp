@@ -30,6 +30,11 @@ void FillFromSamples(RunResult& r) {
 }  // namespace
 
 std::string AgentDirTarget::description() const { return "agent " + site_.where() + ":" + dir_; }
+std::optional<uint64_t> AgentDirTarget::natural_size(uint32_t threads) const {
+  for (const AgentDevice& d : site_.devices())
+    if (d.path == dir_) return d.size_bytes / (threads ? threads : 1);
+  return std::nullopt;
+}
 bool AgentDirTarget::SupportsDirect(std::string* why) {
   site_.RequestDirectFallback();
   return true;

@@ -11,18 +11,22 @@
 #include "core/target.h"
 #include "suite/job_site.h"
 #include "wire/agent_client.h"
+#include "wire/agent_devices.h"
 
 namespace nasperf {
 
 class RemoteSite;
 
-// TARGET under --on: a directory relative to the agent's --root, as BuildJob and the
+// TARGET under --on: a directory relative to the agent's --root, or an absolute device
+// path the agent allows (its Inventory lists them; read raw only), as BuildJob and the
 // run's record see it. It does no I/O itself and only RemoteSite, which made it, runs
 // jobs on it (by name, in JobStart); Check asks the agent to check the job there.
 class AgentDirTarget final : public Target {
  public:
   AgentDirTarget(RemoteSite& site, std::string dir) : site_(site), dir_(std::move(dir)) {}
   std::string description() const override;
+  // A device the agent allows: its size, as a local device's (the default --size).
+  std::optional<uint64_t> natural_size(uint32_t threads) const override;
   // quick asks this to choose O_DIRECT; the agent decides per file system instead, and
   // falls back to buffered I/O with fsync where O_DIRECT is refused (its note says so).
   bool SupportsDirect(std::string* why) override;
@@ -41,8 +45,8 @@ class AgentDirTarget final : public Target {
 // Jobs in remote_site.cpp, the sweep in remote_sweep.cpp.
 class RemoteSite final : public JobSite {
  public:
-  RemoteSite(AgentConnection conn, nlohmann::ordered_json inventory)
-      : conn_(std::move(conn)), inventory_(std::move(inventory)) {}
+  RemoteSite(AgentConnection conn, nlohmann::ordered_json inventory, std::vector<AgentDevice> devices)
+      : conn_(std::move(conn)), inventory_(std::move(inventory)), devices_(std::move(devices)) {}
 
   Status MakeTarget(const std::string& spec, const TargetOptions&) override {
     target_ = std::make_unique<AgentDirTarget>(*this, spec);
@@ -58,6 +62,8 @@ class RemoteSite final : public JobSite {
   std::string measured_on() const override { return "nas"; }
   nlohmann::ordered_json Inventory() override { return inventory_; }
   std::string where() const { return conn_.address().text(); }
+  // The block devices the agent lets clients read raw (its Inventory's "allowed_devices").
+  const std::vector<AgentDevice>& devices() const { return devices_; }
   void RequestDirectFallback() { direct_fallback_ = true; }
 
   // JobStart with "check": true: the agent checks the job (or plans the sweep) there.
@@ -117,6 +123,7 @@ class RemoteSite final : public JobSite {
 
   AgentConnection conn_;
   nlohmann::ordered_json inventory_;
+  std::vector<AgentDevice> devices_;
   std::unique_ptr<AgentDirTarget> target_;
   std::optional<SweepRequest> sweep_;
   bool direct_fallback_ = false;

@@ -71,7 +71,7 @@ int ReportCommand(const ReportCommandOptions& o) {
   const bool filtered = !o.filters.tags.empty() || !o.filters.name.empty() || !o.filters.since.empty() ||
                         !o.filters.target.empty() || !o.filters.last.empty();
   if (ids.empty() && !filtered)
-    return ReportFailure(Status::BadInput("report: nothing selected; give run or sweep IDs, --last N, --tag or --name"));
+    return ReportFailure(Status::BadInput("report: nothing selected; give run, sweep or diagnosis IDs, --last N, --tag or --name"));
   if (!ids.empty() && filtered)
     return ReportFailure(Status::BadInput("report: give IDs or filters (--last, --tag, --name ...), not both"));
 
@@ -108,7 +108,7 @@ int ReportCommand(const ReportCommandOptions& o) {
 void AddReportCommand(CLI::App& app, ReportCommandOptions& o) {
   CLI::App* report = app.add_subcommand(
       "report", "stored runs and sweeps as one self-contained HTML file of interactive charts");
-  report->add_option("ID", o.filters.ids, "run ids (12) and sweep ids (s7); a run of a quick set brings the set");
+  report->add_option("ID", o.filters.ids, "run ids (12), sweep ids (s7) and diagnosis ids (d3); a run of a quick set brings the set, a step of a diagnosis the diagnosis");
   AddRunFilterOptions(*report, o.filters);
   report->add_option("-o,--output", o.output, "the HTML file to write")->required();
   report->add_option("--line", o.lines, "a reference line on throughput charts: \"LABEL=MB/s\" (repeatable)")

@@ -9,14 +9,14 @@
 namespace nasperf {
 
 CLI::App* AddResultsCommand(CLI::App& app, ResultsCommandOptions& o) {
-  CLI::App* results = app.add_subcommand("results", "list, show, compare, tag, remove, export and import stored runs");
+  CLI::App* results = app.add_subcommand("results", "list, show, compare, tag, remove, export and import stored runs; compare disk models");
   results->require_subcommand(1);
   AddOutputOptions(*results, o.common);
 
   CLI::App* list = results->add_subcommand("list", "one line per stored run, newest first");
   AddRunFilterOptions(*list, o);
   CLI::App* show = results->add_subcommand("show", "everything stored about runs");
-  show->add_option("ID", o.ids, "run ids, or one sweep id (s7)")->required();
+  show->add_option("ID", o.ids, "run ids, or one sweep id (s7), or one diagnosis id (d3)")->required();
   CLI::App* compare = results->add_subcommand("compare", "runs side by side; a quick run brings its whole set");
   compare->add_option("ID", o.ids,
                       "run ids, the first is the baseline (default: the newest run or quick set of each target, "
@@ -41,7 +41,13 @@ CLI::App* AddResultsCommand(CLI::App& app, ResultsCommandOptions& o) {
   imp->add_option("--format", o.format, "auto | nasperf | fio | iozone | cdm (default auto)");
   imp->add_option("--tag", o.tags, "label the imported runs: --tag key=value")->allow_extra_args(false);
   imp->add_option("--name", o.import_name, "a name for the imported runs");
-  for (CLI::App* sub : {list, show, compare, tag, rm, exp, imp}) AddOutputOptions(*sub, o.common);
+  CLI::App* disks = results->add_subcommand(
+      "disks", "per disk model (runs tagged disk=MODEL): sequential and random figures, cost and power per spec");
+  disks->add_option("--spec", o.spec,
+                    "a TOML file of [disk.\"MODEL\"] tables: price, capacity_gb, idle_watts, active_watts, interface "
+                    "(docs/results.md)");
+  AddRunFilterOptions(*disks, o);
+  for (CLI::App* sub : {list, show, compare, tag, rm, exp, imp, disks}) AddOutputOptions(*sub, o.common);
   return results;
 }
 
@@ -53,6 +59,7 @@ int ResultsCommand(CLI::App& results, const ResultsCommandOptions& o) {
   if (results.got_subcommand("rm")) return ResultsRemove(o);
   if (results.got_subcommand("export")) return ResultsExport(o);
   if (results.got_subcommand("import")) return ResultsImport(o);
+  if (results.got_subcommand("disks")) return ResultsDisks(o);
   return ReportFailure(Status::BadInput("results: unknown subcommand"));
 }
 

@@ -22,6 +22,7 @@ struct ResultsCommandOptions {
   std::vector<std::string> files; // import
   std::string import_name;        // import: --name for the imported runs
   std::string line;               // compare: --line RATE (1g, 100m, 67), empty: none
+  std::string spec;               // disks: --spec FILE, empty: none
 };
 
 // --tag, --name, --since, --target, --last: which stored runs a command works on.

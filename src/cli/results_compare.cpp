@@ -110,6 +110,7 @@ int ResultsCompare(const ResultsCommandOptions& o) {
     if (!column.ok()) return ReportFailure(column.status());
     columns.push_back(std::move(column).value());
   }
+  if (Status s = CheckOneCacheState(columns); !s.ok()) return ReportFailure(s);
   Comparison cmp = Compare(columns, line);
   if (o.common.json) {
     std::vector<RunResult> all;

@@ -1,11 +1,14 @@
-// `nasperf results show`: everything stored about runs, or one sweep.
+// `nasperf results show`: everything stored about runs, or one sweep, or one diagnosis.
 #include <algorithm>
 #include <cstdio>
 
 #include "cli/commands.h"
 #include "cli/results_subcommands.h"
 #include "cli/stored_items.h"
+#include "model/diagnosis_json.h"
+#include "model/group_totals.h"
 #include "model/run_json.h"
+#include "report/diagnosis_text.h"
 #include "report/inventory_text.h"
 #include "report/sweep_report.h"
 #include "report/table_report.h"
@@ -27,6 +30,23 @@ int ShowSweep(ResultsStore& store, const ResultsCommandOptions& o, int64_t id) {
   return 0;
 }
 
+// The waterfall, causes and gaps, then the steps it was measured in (one list line each).
+int ShowDiagnosis(ResultsStore& store, const ResultsCommandOptions& o, int64_t id) {
+  Result<StoredDiagnosis> d = LoadDiagnosisItem(store, id, o.common.json);
+  if (!d.ok()) return ReportFailure(d.status());
+  if (o.common.json) {
+    nlohmann::ordered_json doc = DocumentToJson(d.value().steps);
+    doc["diagnosis"] = DiagnosisToJson(d.value().diagnosis);
+    std::printf("%s\n", doc.dump(2).c_str());
+    return 0;
+  }
+  for (const std::string& line : DiagnosisTable(d.value().diagnosis)) std::printf("%s\n", line.c_str());
+  if (!d.value().diagnosis.command_line.empty()) std::printf("command: %s\n", d.value().diagnosis.command_line.c_str());
+  std::printf("steps (stored runs tagged diagnosis=d%lld): %zu\n", static_cast<long long>(id), d.value().steps.size());
+  for (const RunResult& r : d.value().steps) std::printf("%s", RunListLine(r).c_str());
+  return 0;
+}
+
 }  // namespace
 
 int ResultsShow(const ResultsCommandOptions& o) {
@@ -42,6 +62,10 @@ int ResultsShow(const ResultsCommandOptions& o) {
   if (any_sweep && ids.size() > 1)
     return ReportFailure(Status::BadInput("show: a sweep (s7) is shown on its own; give one sweep id"));
   if (any_sweep) return ShowSweep(store.value(), o, ids.front().id);
+  bool any_diagnosis = std::any_of(ids.begin(), ids.end(), [](const StoredId& i) { return i.diagnosis; });
+  if (any_diagnosis && ids.size() > 1)
+    return ReportFailure(Status::BadInput("show: a diagnosis (d3) is shown on its own; give one diagnosis id"));
+  if (any_diagnosis) return ShowDiagnosis(store.value(), o, ids.front().id);
   std::vector<RunResult> runs;
   for (const StoredId& id : ids) {
     Result<RunResult> run = store.value().Load(id.id);
@@ -71,6 +95,14 @@ int ResultsShow(const ResultsCommandOptions& o) {
     }
     if (!r.inventory.empty()) std::printf("%s", InventoryText(r.inventory).c_str());
     std::printf("\n");
+  }
+  // A job file's group, when more than one of its runs is shown: the group's figures too.
+  for (const std::string& group : GroupsOf(runs)) {
+    std::vector<RunResult> members;
+    for (const RunResult& r : runs)
+      if (r.job_group == group && (members.empty() || r.invocation_id == members.front().invocation_id))
+        members.push_back(r);
+    if (members.size() > 1) std::printf("%s\n", GroupTable(SumGroup(members, group)).c_str());
   }
   return 0;
 }

@@ -38,5 +38,6 @@ int ResultsTag(const ResultsCommandOptions& o);
 int ResultsRemove(const ResultsCommandOptions& o);
 int ResultsExport(const ResultsCommandOptions& o);
 int ResultsImport(const ResultsCommandOptions& o);
+int ResultsDisks(const ResultsCommandOptions& o);
 
 }  // namespace nasperf

@@ -42,7 +42,9 @@ Status RunRecorder::Finish(RunResult& run, const RunResult& begun) {
   run.id = begun.id;
   run.started_at = begun.started_at;
   run.command_line = begun.command_line;
-  run.inventory = begun.inventory;
+  // An agent's run carries the inventory of the directory or device it ran on (a member
+  // device's run must not be described as the agent's root); a local run has none yet.
+  if (run.inventory.is_null() || run.inventory.empty()) run.inventory = begun.inventory;
   if (!run.protocol) run.protocol = begun.protocol;
   if (!store_) return Status::Ok();
   Status stored = store_->FinishRun(run);

@@ -6,14 +6,21 @@
 #include <algorithm>
 #include <atomic>
 #include <memory>
+#include <optional>
 #include <thread>
 #include <vector>
 
 #include "base/units.h"
+#include "core/pacing_facts.h"
+#include "core/run_stop.h"
+#include "core/steady_state.h"
+#include "stats/latency_summary.h"
 #include "core/worker.h"
 #include "base/clock.h"
 #include "base/signals.h"
+#include "stats/confidence.h"
 #include "stats/histogram.h"
+#include "workload/block_size_mix.h"
 #include "workload/data_sample.h"
 #include "workload/run_seed.h"
 
@@ -59,14 +66,7 @@ DirectionResult SummariseDirection(uint64_t bytes, uint64_t ios, double seconds,
     d.mb_per_s = static_cast<double>(bytes) / seconds / 1e6;
     d.iops = static_cast<double>(ios) / seconds;
   }
-  if (histogram) {
-    d.lat.mean_us = histogram->mean_ns() / 1000;
-    d.lat.p50_us = histogram->Percentile(0.50) / 1000;
-    d.lat.p90_us = histogram->Percentile(0.90) / 1000;
-    d.lat.p99_us = histogram->Percentile(0.99) / 1000;
-    d.lat.p999_us = histogram->Percentile(0.999) / 1000;
-    d.lat.max_us = static_cast<double>(histogram->max_ns()) / 1000;
-  }
+  if (histogram) d.lat = LatencySummaryOf(*histogram);
   d.histogram = std::move(histogram);
   return d;
 }
@@ -112,6 +112,10 @@ Status MakeWorkerSlots(const JobSpec& job, const std::vector<WorkerFile>& files,
     if (!pool.ok()) return pool.status();
     slot->buffers = std::make_unique<BufferPool>(std::move(pool).value());
     slot->output = std::make_unique<WorkerOutput>();
+    if (job.pacing.paced()) {
+      slot->output->read_service = std::make_unique<LatencyHistogram>();
+      slot->output->write_service = std::make_unique<LatencyHistogram>();
+    }
     if (job.verify) {
       const uint64_t region = files[t].region_bytes;
       slot->written = std::make_unique<WrittenBlocks>(std::max<uint64_t>(region / job.bs, 1));
@@ -179,33 +183,44 @@ RunClock StartClock(const JobSpec& job, Clock& clock) {
 // The sampler: once a second, the bytes every worker has published since the last look.
 class Sampler {
  public:
+  // `steady` (may be null): --steady's watch, fed each full interval; once it holds,
+  // `stop` ends the run normally (its fsync and --verify still run).
   Sampler(const std::vector<std::unique_ptr<WorkerSlot>>& slots, const RunClock& clock, const RunHooks& hooks,
-          std::vector<Sample>& samples)
+          std::vector<Sample>& samples, SteadyWatch* steady = nullptr, SteadyRule::Metric metric = {},
+          RunStop* stop = nullptr)
       : slots_(slots), hooks_(hooks), samples_(samples), measure_start_ns_(clock.measure_start_ns),
-        last_sample_ns_(clock.measure_start_ns) {}
+        last_sample_ns_(clock.measure_start_ns), steady_(steady), metric_(metric), stop_(stop) {}
 
-  void Take(uint64_t now) {
-    uint64_t read = 0, write = 0;
+  void Take(uint64_t now, bool full_interval = true) {
+    uint64_t read = 0, write = 0, ios = 0;
     for (auto& s : slots_) {
       read += s->progress.read_bytes.load(std::memory_order_relaxed);
       write += s->progress.write_bytes.load(std::memory_order_relaxed);
+      ios += s->progress.ios.load(std::memory_order_relaxed);
     }
     double interval_s = static_cast<double>(now - last_sample_ns_) / 1e9;
     Sample sample{static_cast<double>(now - measure_start_ns_) / 1e9, (read - last_read_) / interval_s / 1e6,
                   (write - last_write_) / interval_s / 1e6};
     samples_.push_back(sample);
     if (hooks_.on_sample) hooks_.on_sample(sample);
+    if (steady_ && full_interval && !steady_->reached()) {
+      const double value = metric_ == SteadyRule::Metric::kIops ? (ios - last_ios_) / interval_s
+                                                                : sample.read_mb_per_s + sample.write_mb_per_s;
+      if (steady_->Add(sample.t_s, value)) stop_->Finish();
+    }
     last_sample_ns_ = now;
     last_read_ = read;
     last_write_ = write;
+    last_ios_ = ios;
   }
   // Once a second after the ramp.
   void Poll(uint64_t now) {
     if (now >= measure_start_ns_ && now - last_sample_ns_ >= kSampleIntervalNs) Take(now);
   }
-  // The last, shorter interval is a sample too, unless it is too short to mean anything.
+  // The last, shorter interval is a sample too, unless it is too short to mean anything
+  // (and it is not one of --steady's per-second figures).
   void Finish(uint64_t end_ns) {
-    if (end_ns > last_sample_ns_ && end_ns - last_sample_ns_ >= kSampleIntervalNs / 5) Take(end_ns);
+    if (end_ns > last_sample_ns_ && end_ns - last_sample_ns_ >= kSampleIntervalNs / 5) Take(end_ns, false);
   }
 
  private:
@@ -214,12 +229,16 @@ class Sampler {
   std::vector<Sample>& samples_;
   uint64_t measure_start_ns_;
   uint64_t last_sample_ns_;
-  uint64_t last_read_ = 0, last_write_ = 0;
+  uint64_t last_read_ = 0, last_write_ = 0, last_ios_ = 0;
+  SteadyWatch* steady_;
+  SteadyRule::Metric metric_;
+  RunStop* stop_;
 };
 
 // What the sampling loop saw while the workers ran.
 struct Watched {
   bool interrupted = false;
+  bool aborted = false;  // stopped as an error stops: the workers skipped fsync and --verify
   bool cpu_started = false;
   CpuClock cpu_start, cpu_end;
 };
@@ -227,7 +246,7 @@ struct Watched {
 // Samples until every worker is done, turning Ctrl-C into a stop; CPU time counts from
 // the ramp's end.
 Watched WatchWorkers(const JobSpec& job, const std::vector<std::unique_ptr<WorkerSlot>>& slots, const RunClock& phases,
-                     Clock& clock, Sampler& sampler, std::atomic<bool>& stop) {
+                     Clock& clock, Sampler& sampler, const RunHooks& hooks, RunStop& stop) {
   Watched w;
   w.cpu_started = job.ramp_s <= 0;
   w.cpu_start = CpuClock::Now();
@@ -237,8 +256,9 @@ Watched WatchWorkers(const JobSpec& job, const std::vector<std::unique_ptr<Worke
     if (all_done) break;
     if (!w.interrupted && InterruptRequested()) {
       w.interrupted = true;
-      stop.store(true, std::memory_order_relaxed);
+      stop.Abort();
     }
+    if (hooks.stop_requested) stop.Request(hooks.stop_requested());
     uint64_t now = clock.NowNs();
     if (!w.cpu_started && now >= phases.measure_start_ns) {
       w.cpu_start = CpuClock::Now();
@@ -255,10 +275,55 @@ struct Totals {
   uint64_t end_ns = 0;
   std::shared_ptr<LatencyHistogram> read_hist = std::make_shared<LatencyHistogram>();
   std::shared_ptr<LatencyHistogram> write_hist = std::make_shared<LatencyHistogram>();
+  std::shared_ptr<LatencyHistogram> read_service, write_service;  // paced jobs only
   uint64_t read_bytes = 0, write_bytes = 0, read_ios = 0, write_ios = 0, errors = 0;
   uint64_t verified_bytes = 0, written_bytes = 0;
   Status first_error;
+  // Per size of a mix (workload/block_size_mix.h's plan order), merged over the threads.
+  struct Size {
+    std::shared_ptr<LatencyHistogram> read_hist = std::make_shared<LatencyHistogram>();
+    std::shared_ptr<LatencyHistogram> write_hist = std::make_shared<LatencyHistogram>();
+    uint64_t read_bytes = 0, write_bytes = 0, read_ios = 0, write_ios = 0;
+  };
+  std::vector<Size> per_size;
 };
+
+void AddSizes(const WorkerOutput& o, Totals& t) {
+  if (t.per_size.size() < o.per_size.size()) t.per_size.resize(o.per_size.size());
+  for (size_t i = 0; i < o.per_size.size(); ++i) {
+    const SizeCounters& c = o.per_size[i];
+    Totals::Size& size = t.per_size[i];
+    size.read_hist->Merge(c.read_latency);
+    size.write_hist->Merge(c.write_latency);
+    size.read_bytes += c.read_bytes;
+    size.write_bytes += c.write_bytes;
+    size.read_ios += c.read_ios;
+    size.write_ios += c.write_ios;
+  }
+}
+
+// RunResult::per_size of a mixed-size job: each size in the plan's order, with the
+// directions whose mix holds it.
+std::vector<SizeResult> SummariseSizes(const JobSpec& job, const Totals& t, double seconds) {
+  std::vector<SizeResult> out;
+  if (!HasBlockSizeMix(job)) return out;
+  const BlockSizePlan plan = PlanBlockSizes(job);
+  auto holds = [](const std::vector<BlockSizeShare>& mix, uint64_t bytes) {
+    return std::any_of(mix.begin(), mix.end(), [bytes](const BlockSizeShare& s) { return s.bytes == bytes; });
+  };
+  for (size_t i = 0; i < plan.sizes.size(); ++i) {
+    SizeResult r;
+    r.bs = plan.sizes[i];
+    const Totals::Size none;
+    const Totals::Size& size = i < t.per_size.size() ? t.per_size[i] : none;
+    if (DoesReads(job.rw) && holds(plan.read, r.bs))
+      r.read = SummariseDirection(size.read_bytes, size.read_ios, seconds, 0, size.read_hist);
+    if (DoesWrites(job.rw) && holds(plan.write, r.bs))
+      r.write = SummariseDirection(size.write_bytes, size.write_ios, seconds, 0, size.write_hist);
+    out.push_back(std::move(r));
+  }
+  return out;
+}
 
 Totals Aggregate(const JobSpec& job, const std::vector<std::unique_ptr<WorkerSlot>>& slots, uint64_t measure_start_ns) {
   Totals t;
@@ -270,11 +335,18 @@ Totals Aggregate(const JobSpec& job, const std::vector<std::unique_ptr<WorkerSlo
     t.end_ns = std::max(t.end_ns, o.end_ns);
     t.read_hist->Merge(o.read_latency);
     t.write_hist->Merge(o.write_latency);
+    for (auto [mine, theirs] : {std::pair{&t.read_service, o.read_service.get()},
+                                std::pair{&t.write_service, o.write_service.get()}}) {
+      if (!theirs) continue;
+      if (!*mine) *mine = std::make_shared<LatencyHistogram>();
+      (*mine)->Merge(*theirs);
+    }
     t.read_bytes += o.read_bytes;
     t.write_bytes += o.write_bytes;
     t.read_ios += o.read_ios;
     t.write_ios += o.write_ios;
     t.errors += o.errors;
+    AddSizes(o, t);
     if (!o.error.ok() && t.first_error.ok()) t.first_error = o.error;
     s->engine->close();
   }
@@ -290,8 +362,10 @@ void Summarise(const JobSpec& job, const RunClock& clock, const Totals& t, const
   if (DoesReads(job.rw) || t.read_ios > 0) r.read = SummariseDirection(t.read_bytes, t.read_ios, seconds, 0, t.read_hist);
   if (DoesWrites(job.rw) || t.write_ios > 0)
     r.write = SummariseDirection(t.write_bytes, t.write_ios, seconds, 0, t.write_hist);
+  r.per_size = SummariseSizes(job, t, seconds);
   if (r.read) r.read->errors = t.errors;  // failures are counted once, on the side that did I/O
   else if (r.write) r.write->errors = t.errors;
+  if (job.pacing.paced()) r.pacing = MeasurePacing(job, r.read, r.write, seconds, t.read_service, t.write_service);
   double wall_s =
       static_cast<double>(now_ns - (w.cpu_started && job.ramp_s > 0 ? clock.measure_start_ns : clock.start_ns)) / 1e9;
   if (wall_s > 0) {
@@ -300,7 +374,7 @@ void Summarise(const JobSpec& job, const RunClock& clock, const Totals& t, const
   }
   if (job.verify) {
     r.verified_bytes = t.verified_bytes;
-    if (outcome.status.ok() && !w.interrupted)
+    if (outcome.status.ok() && !w.interrupted && !w.aborted)
       r.notes.push_back("verify: read back all " + FormatSize(t.written_bytes) +
                         " this run wrote; every byte as written" +
                         (job.direct || r.protocol ? "" : " (through the page cache: add --direct to read the disk)"));
@@ -348,7 +422,17 @@ RunOutcome RunJob(const JobSpec& job, Target& target, const RunLabels& labels, c
     return {r, open_failure};
   }
 
-  std::atomic<bool> stop{false};
+  if (hooks.before_start) {
+    if (Status s = hooks.before_start(); !s.ok()) {
+      threads.Abandon();
+      for (auto& slot : slots) slot->engine->close();
+      r.partial = true;
+      r.error = s.message();
+      return {r, s};
+    }
+  }
+
+  RunStop stop;
   Clock& run_clock = hooks.clock ? *hooks.clock : MonotonicClock();
   const RunClock clock = StartClock(job, run_clock);
   // A new seed each run: a write that never landed leaves an earlier run's data, which
@@ -356,17 +440,21 @@ RunOutcome RunJob(const JobSpec& job, Target& target, const RunLabels& labels, c
   const uint64_t verify_seed = job.verify ? NewVerifySeed() | 1 : 0;
   for (uint32_t t = 0; t < job.threads; ++t)
     slots[t]->ctx = WorkerContext{&job, t, clock.measure_start_ns, clock.deadline_ns, &stop, r.target, verify_seed,
-                                  slots[t]->written.get(), run_seed};
+                                  slots[t]->written.get(), run_seed, hooks.clock};
   threads.Go();
 
-  Sampler sampler(slots, clock, hooks, r.samples);
-  Watched watched = WatchWorkers(job, slots, clock, run_clock, sampler, stop);
+  std::optional<SteadyWatch> steady;
+  if (job.steady.metric != SteadyRule::Metric::kNone) steady.emplace(job.steady);
+  Sampler sampler(slots, clock, hooks, r.samples, steady ? &*steady : nullptr, job.steady.metric, &stop);
+  Watched watched = WatchWorkers(job, slots, clock, run_clock, sampler, hooks, stop);
   threads.Join();
   watched.cpu_end = CpuClock::Now();
+  watched.aborted = stop.aborted();
 
   Totals totals = Aggregate(job, slots, clock.measure_start_ns);
   sampler.Finish(totals.end_ns);
   Summarise(job, clock, totals, watched, run_clock.NowNs(), outcome);
+  if (steady) r.steady = steady->facts();
   return outcome;
 }
 
@@ -395,6 +483,7 @@ RunOutcome RunRepeated(const JobSpec& job, Target& target, const RunLabels& labe
   // 1 left in a cache: the series seed (given or fresh) for the first, derived ones after.
   const uint64_t series_seed = job.seed ? *job.seed : NewRunSeed();
   std::vector<RunOutcome> repeats;
+  bool repeat_until_met = false;
   for (uint32_t i = 0; i < job.repeat; ++i) {
     JobSpec this_repeat = job;
     this_repeat.seed = RepeatSeed(series_seed, i);
@@ -410,8 +499,19 @@ RunOutcome RunRepeated(const JobSpec& job, Target& target, const RunLabels& labe
     }
     repeats.push_back(RunJob(this_repeat, target, labels, hooks));
     if (!repeats.back().status.ok()) break;
+    if (job.repeat_until_ci_pct > 0 && repeats.size() >= 2) {
+      std::vector<double> totals;
+      for (const RunOutcome& o : repeats) totals.push_back(FiguresOf(o.result).total_mb_per_s());
+      if (IntervalWithin(totals, job.repeat_until_ci_pct)) {
+        repeat_until_met = true;
+        break;
+      }
+    }
   }
-  if (repeats.size() == 1) return std::move(repeats.front());
+  if (repeats.size() == 1) {
+    if (job.repeat_until_ci_pct > 0) repeats.front().result.repeat_until_met = false;
+    return std::move(repeats.front());
+  }
   // A failed repeat ends the series; the finished ones are kept with it, so the stored
   // partial run still shows what was measured before the failure.
   if (!repeats.back().status.ok()) {
@@ -419,6 +519,7 @@ RunOutcome RunRepeated(const JobSpec& job, Target& target, const RunLabels& labe
     repeats.pop_back();
     for (const RunOutcome& o : repeats) failed.result.repeats.push_back(FiguresOf(o.result));
     failed.result.job.seed = series_seed;  // what --seed takes to run the series again
+    if (job.repeat_until_ci_pct > 0) failed.result.repeat_until_met = false;
     return failed;
   }
   std::vector<RepeatFigures> figures;
@@ -432,6 +533,7 @@ RunOutcome RunRepeated(const JobSpec& job, Target& target, const RunLabels& labe
   // The run's figures are the median repeat's, but its seed is the series': --seed with
   // it runs the whole series again (each repeat's own seed is in `repeats`).
   median.result.job.seed = series_seed;
+  if (job.repeat_until_ci_pct > 0) median.result.repeat_until_met = repeat_until_met;
   return median;
 }
 

@@ -11,6 +11,7 @@
 #include "nasperf/result.h"
 #include "nasperf/status.h"
 #include "base/clock.h"
+#include "core/run_stop.h"
 #include "core/target.h"
 
 namespace nasperf {
@@ -39,8 +40,17 @@ struct RunHooks {
   // clock, untimed: cold reads drop the files from the page cache and measure what stayed
   // here (cli/cold_reads.h). A failure ends the run with that status.
   std::function<Status()> before_clock;
+  // Called in each run once every engine is open, just before the clock starts, untimed:
+  // many clients (src/cluster/) meet at their start barrier here. A failure ends the run
+  // with that status. May be empty.
+  std::function<Status()> before_start;
+  // Polled with Ctrl-C while the workers run. kFinish stops them as the time limit would
+  // (closing fsync and --verify included; the run is not partial for it): another rank
+  // finished first (stonewall). kAbort stops them as an error would (no fsync, no
+  // verify): another rank failed. kNone: run on. May be empty.
+  std::function<StopKind()> stop_requested;
   // The clock the runner decides phases by (base/clock.h); null means MonotonicClock().
-  // Tests pass a fake one; the workers' per-I/O clock is always MonotonicNs().
+  // Tests pass a fake one, and the workers then time their phases and I/Os on it too.
   Clock* clock = nullptr;
 };
 

@@ -32,4 +32,10 @@ Result<std::unique_ptr<Engine>> Target::MakeEngine(const JobSpec& job) {
   return Status::BadInput("--engine: '" + name + "' is not an engine for " + description());
 }
 
+Result<std::unique_ptr<AppFileSystem>> Target::OpenAppFileSystem() {
+  return Status::Unavailable("TARGET " + description() +
+                             " serves no files (null:, devices): application workloads need a directory, "
+                             "an SMB share or an NFS export");
+}
+
 }  // namespace nasperf

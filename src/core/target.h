@@ -14,6 +14,7 @@
 #include "nasperf/result.h"
 #include "nasperf/status.h"
 #include "base/scoped_fd.h"
+#include "core/app_fs.h"
 
 namespace nasperf {
 
@@ -45,6 +46,13 @@ struct TargetOptions {
   // NASPERF_PASSWORD (cli/credentials.h). Never printed or stored.
   std::string user;
   std::string password;
+  // AppFileSystem (core/app_fs.h): leave the workspace in place when it is destroyed.
+  bool keep_on_exit = false;
+  // Many clients (mpirun): this process is rank `rank` of `ranks` running one job. On one
+  // shared file or block device (a LUN) each rank then uses only its own region of it
+  // (target/rank_region.h); targets where each rank makes its own files ignore it.
+  uint32_t rank = 0;
+  uint32_t ranks = 1;
 };
 
 // What a target is and can do, as plain facts that suites and headings read instead of
@@ -91,11 +99,18 @@ class Target {
   // one line saying so (target/holes.h), or "" when the region is known written or the
   // target lays out its own data. Called after Check.
   virtual std::string ReadHoleWarning(const JobSpec& job) { return ""; }
+  // Many clients on one file or device (TargetOptions::ranks > 1): the region of it this
+  // process uses, which every job's threads split among them. nullopt when this process
+  // has the target to itself or makes files of its own in it.
+  virtual std::optional<RankRegion> shared_region() const { return std::nullopt; }
   // What this target can do (TargetCaps); the local defaults unless a target says otherwise.
   virtual TargetCaps caps() const { return {}; }
   // One worker's engine for `job`: a protocol target's own, else the local engine the job
   // names (EngineFor). Called once per worker thread, before the clock starts.
   virtual Result<std::unique_ptr<Engine>> MakeEngine(const JobSpec& job);
+  // File-level access for application workloads (core/app_fs.h): a fresh workspace in
+  // this target. Unavailable for targets that serve no files (null:, devices, a file).
+  virtual Result<std::unique_ptr<AppFileSystem>> OpenAppFileSystem();
   // The same target as a SweepableTarget when caps().sweepable, else nullptr.
   virtual SweepableTarget* AsSweepable() { return nullptr; }
 };

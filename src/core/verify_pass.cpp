@@ -29,7 +29,7 @@ Status VerifyWrittenBlocks(const WorkerContext& ctx, Engine& engine, const Worke
     return "verify: " + FormatSize(bs) + " block at offset " + std::to_string(offset) + " on " + ctx.target_name;
   };
   while (true) {
-    const bool stopping = ctx.stop->load(std::memory_order_relaxed);
+    const bool stopping = ctx.stop->aborted();  // a normal stop is what let this pass begin
     uint32_t n = 0;
     while (!stopping && free_count > 0 && next_block < written.blocks()) {
       if (!written.Written(next_block)) {

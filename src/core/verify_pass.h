@@ -11,7 +11,8 @@ namespace nasperf {
 // Reads back each block marked in ctx.written, `depth` at a time, into `buffers`; adds
 // the bytes found as written to `verified_bytes`. The first block that differs, fails to
 // read or reads short is an Io error naming its offset. Stops early, without error, when
-// ctx.stop is set (Ctrl-C): the caller reports the run as interrupted.
+// the run is aborted (Ctrl-C, another worker's failure: core/run_stop.h): the caller
+// reports the run as interrupted or failed.
 Status VerifyWrittenBlocks(const WorkerContext& ctx, Engine& engine, const WorkerFile& file, BufferPool& buffers,
                            uint32_t depth, uint64_t& verified_bytes);
 

@@ -2,11 +2,13 @@
 // is liburing's prep/submit/reap and fio's queue/commit/getevents.
 #include "core/worker.h"
 
+#include <algorithm>
 #include <vector>
 
+#include "core/pacer.h"
 #include "core/verify_pass.h"
 #include "base/clock.h"
-#include "workload/offsets.h"
+#include "workload/io_shapes.h"
 #include "workload/run_seed.h"
 
 namespace nasperf {
@@ -22,24 +24,43 @@ Status CompletionError(const WorkerContext& ctx, IoDir dir, uint64_t offset, int
   return Status::Io(where + ": short transfer of " + std::to_string(result) + " B");
 }
 
-}  // namespace
+// Paced and ahead of the schedule with nothing in flight: sleeps towards `until_ns`, at
+// most one reap timeout at a time (Ctrl-C stays prompt) and never past the deadline.
+void WaitForSchedule(const WorkerContext& ctx, uint64_t until_ns, uint64_t now_ns) {
+  until_ns = std::min<uint64_t>(until_ns, now_ns + std::chrono::nanoseconds(kReapTimeout).count());
+  if (ctx.deadline_ns) until_ns = std::min(until_ns, ctx.deadline_ns);
+  if (until_ns <= now_ns) return;
+  if (ctx.clock) ctx.clock->SleepNs(until_ns - now_ns);
+  else PaceUntilNs(until_ns);
+}
 
-void RunWorker(const WorkerContext& ctx, Engine& engine, const WorkerFile& file, BufferPool& buffers,
-               WorkerProgress& progress, WorkerOutput& out) {
+// Paced with I/Os in flight: wait for a completion no longer than to the next intended
+// start (rounded up to the next microsecond), so the schedule is kept while reaping.
+std::chrono::microseconds ReapTimeoutUntil(uint64_t until_ns, uint64_t now_ns) {
+  if (until_ns <= now_ns) return std::chrono::microseconds(0);
+  return std::min(kReapTimeout, std::chrono::microseconds((until_ns - now_ns + 999) / 1000));
+}
+
+// The loop itself, on the clock `now` reads: MonotonicNs() inlined in a real run, the
+// runner's Clock in a test (RunWorker picks). One clock for every decision and every
+// latency: the ramp, the deadline and each I/O's time all read the same one.
+// `Shapes` is workload/io_shapes.h's FixedIoShapes (one size, today's offsets) or
+// MixedIoShapes (size mixes, % random, distributions): chosen once, so a plain job pays
+// nothing per I/O for what it does not use.
+template <typename Now, typename Shapes>
+void RunLoop(const WorkerContext& ctx, Engine& engine, const WorkerFile& file, BufferPool& buffers,
+             WorkerProgress& progress, WorkerOutput& out, Now now_ns, Shapes shapes) {
   const JobSpec& job = *ctx.job;
   // A synchronous engine cannot have more than one I/O in flight; pretending otherwise
   // would only inflate the latency of every I/O after the first in a batch.
   const uint32_t depth = engine.caps().asynchronous ? job.qd : 1;
   const bool mixed = DoesReads(job.rw) && DoesWrites(job.rw);
   const IoDir only_dir = DoesReads(job.rw) ? IoDir::kRead : IoDir::kWrite;
-  const uint32_t length = static_cast<uint32_t>(job.bs);
+  const uint32_t fixed_length = shapes.fixed_bytes();
 
-  OffsetGenerator offsets(IsRandom(job.rw), file.base_offset, file.region_bytes, job.bs,
-                          StreamSeed(ctx.run_seed, SeedStream::kOffsets, ctx.index));
   FastRandom mix_random(StreamSeed(ctx.run_seed, SeedStream::kMix, ctx.index));
   // The thread's index in the top bits keeps every thread's stamps apart.
   const uint64_t sequence_base = static_cast<uint64_t>(ctx.index) << 44;
-  const uint64_t to_issue = job.time_based ? UINT64_MAX : offsets.blocks();
 
   // Everything the loop touches is allocated here, once.
   std::vector<uint32_t> free_slots(depth);
@@ -47,103 +68,172 @@ void RunWorker(const WorkerContext& ctx, Engine& engine, const WorkerFile& file,
   uint32_t free_count = depth;
   std::vector<uint64_t> submit_ns(depth), slot_offset(depth);
   std::vector<IoDir> slot_dir(depth);
+  std::vector<uint32_t> slot_length(Shapes::kMixed ? depth : 0);
+  std::vector<uint8_t> slot_size(Shapes::kMixed ? depth : 0);
+  if constexpr (Shapes::kMixed) out.per_size.resize(PlanBlockSizes(job).sizes.size());
   std::vector<IoRequest> batch(depth);
   std::vector<IoCompletion> done(depth);
 
   uint64_t issued = 0;
   uint32_t inflight = 0;
   bool stopping = false;
-  out.end_ns = MonotonicNs();
+  out.end_ns = now_ns();
+
+  // Paced jobs: each I/O's intended start (core/pacer.h), which its latency is timed
+  // from; unpaced ones time it from the submit.
+  const bool paced = job.pacing.paced();
+  Pacer pacer = paced ? Pacer(job.pacing, job.threads, out.end_ns) : Pacer();
+  std::vector<uint64_t> intended_ns(paced ? depth : 0);
+  const uint64_t* started_ns = paced ? intended_ns.data() : submit_ns.data();
 
   while (true) {
-    if (!stopping && ctx.stop->load(std::memory_order_relaxed)) stopping = true;
+    if (!stopping && ctx.stop->requested()) stopping = true;
 
     uint32_t n = 0;
-    while (!stopping && free_count > 0 && issued < to_issue) {
-      uint32_t slot = free_slots[--free_count];
+    uint64_t wait_until_ns = 0;  // paced: the next I/O's intended start, still ahead
+    const uint64_t fill_now = paced ? now_ns() : 0;
+    while (!stopping && free_count > 0) {
+      // Before the draw: an I/O drawn and then held back for the schedule would be lost.
+      const uint64_t due_ns = paced ? pacer.due_ns() : 0;
+      if (due_ns > fill_now) {
+        wait_until_ns = due_ns;
+        break;
+      }
       IoDir dir = mixed ? (mix_random.Below(100) < static_cast<uint64_t>(job.read_mix_pct) ? IoDir::kRead : IoDir::kWrite)
                         : only_dir;
-      uint64_t offset = offsets.Next();
+      IoShape io;
+      if (!shapes.Next(dir, io)) break;  // a size-bound pass is over
+      uint32_t slot = free_slots[--free_count];
+      const uint64_t offset = io.offset;
       if (dir == IoDir::kWrite) {
-        if (ctx.verify_seed) {
-          FillVerifyData(buffers.slot(slot), length, offset, ctx.verify_seed);
+        if (ctx.verify_seed) {  // verify runs one block size (refused with a mix)
+          FillVerifyData(buffers.slot(slot), io.bytes, offset, ctx.verify_seed);
           ctx.written->Mark((offset - file.base_offset) / job.bs);
         } else {
-          buffers.StampForWrite(slot, offset, ctx.run_seed, sequence_base + issued);
+          buffers.StampForWrite(slot, offset, ctx.run_seed, sequence_base + issued, io.bytes);
         }
       }
       slot_dir[slot] = dir;
       slot_offset[slot] = offset;
-      batch[n++] = IoRequest{offset, length, dir, slot};
+      if constexpr (Shapes::kMixed) {
+        slot_length[slot] = io.bytes;
+        slot_size[slot] = io.size_index;
+      }
+      batch[n++] = IoRequest{offset, io.bytes, dir, slot};
       ++issued;
+      if (paced) {
+        intended_ns[slot] = due_ns;
+        pacer.Issued(io.bytes);
+      }
     }
     if (n > 0) {
-      uint64_t now = MonotonicNs();
+      uint64_t now = now_ns();
       for (uint32_t i = 0; i < n; ++i) submit_ns[batch[i].slot] = now;
       Result<size_t> accepted = engine.submit(std::span<const IoRequest>(batch.data(), n));
       if (!accepted.ok() || accepted.value() != n) {
         out.error = accepted.ok() ? Status::Io(std::string(engine.name()) + " engine refused queued I/O")
                                   : accepted.status();
-        ctx.stop->store(true, std::memory_order_relaxed);
+        ctx.stop->Abort();
         break;  // unaccepted requests never reach the device; accepted ones are drained by close()
       }
       inflight += n;
     }
-    if (inflight == 0) break;
+    if (inflight == 0) {
+      if (wait_until_ns == 0) break;
+      WaitForSchedule(ctx, wait_until_ns, fill_now);
+      if (ctx.deadline_ns && now_ns() >= ctx.deadline_ns) stopping = true;
+      continue;
+    }
 
-    Result<size_t> reaped = engine.reap(std::span<IoCompletion>(done.data(), depth), 1, kReapTimeout);
+    Result<size_t> reaped =
+        engine.reap(std::span<IoCompletion>(done.data(), depth), 1,
+                    wait_until_ns ? ReapTimeoutUntil(wait_until_ns, now_ns()) : kReapTimeout);
     if (!reaped.ok()) {
       out.error = reaped.status();
-      ctx.stop->store(true, std::memory_order_relaxed);
+      ctx.stop->Abort();
       break;
     }
-    uint64_t now = MonotonicNs();
+    uint64_t now = now_ns();
     for (size_t i = 0; i < reaped.value(); ++i) {
       const IoCompletion& c = done[i];
       const IoDir dir = slot_dir[c.slot];
+      const uint32_t length = Shapes::kMixed ? slot_length[c.slot] : fixed_length;
       free_slots[free_count++] = c.slot;
       --inflight;
       if (c.result != static_cast<int64_t>(length)) {
         ++out.errors;
         if (out.error.ok()) out.error = CompletionError(ctx, dir, slot_offset[c.slot], c.result, length);
         stopping = true;
-        ctx.stop->store(true, std::memory_order_relaxed);
+        ctx.stop->Abort();
         continue;
       }
       if (now < ctx.measure_start_ns) continue;  // ramp
+      // Paced: from the intended start (what the user waited); else from the submit.
+      const uint64_t latency_ns = now - started_ns[c.slot];
       if (dir == IoDir::kRead) {
-        out.read_latency.Record(now - submit_ns[c.slot]);
+        out.read_latency.Record(latency_ns);
         out.read_bytes += length;
         ++out.read_ios;
       } else {
-        out.write_latency.Record(now - submit_ns[c.slot]);
+        out.write_latency.Record(latency_ns);
         out.write_bytes += length;
         ++out.write_ios;
       }
+      if (paced) (dir == IoDir::kRead ? out.read_service : out.write_service)->Record(now - submit_ns[c.slot]);
+      if constexpr (Shapes::kMixed) out.per_size[slot_size[c.slot]].Record(dir, length, latency_ns);
     }
     if (reaped.value() > 0) {
       out.end_ns = now;
       progress.read_bytes.store(out.read_bytes, std::memory_order_relaxed);
       progress.write_bytes.store(out.write_bytes, std::memory_order_relaxed);
+      progress.ios.store(out.read_ios + out.write_ios, std::memory_order_relaxed);
     }
     if (ctx.deadline_ns && now >= ctx.deadline_ns) stopping = true;
   }
 
-  // Writes are not done until they are durable: the fsync belongs inside the clock.
-  if (job.fsync && DoesWrites(job.rw) && out.error.ok() && !ctx.stop->load(std::memory_order_relaxed)) {
+  // Writes are not done until they are durable: the fsync belongs inside the clock, however
+  // the run ended normally (deadline, size, steady state, stonewall); an abort skips it.
+  if (job.fsync && DoesWrites(job.rw) && out.error.ok() && !ctx.stop->aborted()) {
     if (Status s = engine.sync(); !s.ok()) {
       out.error = s;
-      ctx.stop->store(true, std::memory_order_relaxed);
+      ctx.stop->Abort();
     }
-    out.end_ns = MonotonicNs();
+    out.end_ns = now_ns();
   }
 
   // After the clock: a failed or interrupted run has nothing trustworthy to check.
-  if (ctx.verify_seed && out.error.ok() && !ctx.stop->load(std::memory_order_relaxed)) {
+  if (ctx.verify_seed && out.error.ok() && !ctx.stop->aborted()) {
     if (Status s = VerifyWrittenBlocks(ctx, engine, file, buffers, depth, out.verified_bytes); !s.ok()) {
       out.error = s;
-      ctx.stop->store(true, std::memory_order_relaxed);
+      ctx.stop->Abort();
     }
+  }
+}
+
+template <typename Shapes>
+void RunWithClock(const WorkerContext& ctx, Engine& engine, const WorkerFile& file, BufferPool& buffers,
+                  WorkerProgress& progress, WorkerOutput& out, Shapes shapes) {
+  // A virtual call per I/O would cost on the hot path: a real run reads the vDSO directly.
+  if (ctx.clock == nullptr) {
+    RunLoop(ctx, engine, file, buffers, progress, out, [] { return MonotonicNs(); }, std::move(shapes));
+  } else {
+    Clock* clock = ctx.clock;
+    RunLoop(ctx, engine, file, buffers, progress, out, [clock] { return clock->NowNs(); }, std::move(shapes));
+  }
+}
+
+}  // namespace
+
+void RunWorker(const WorkerContext& ctx, Engine& engine, const WorkerFile& file, BufferPool& buffers,
+               WorkerProgress& progress, WorkerOutput& out) {
+  const JobSpec& job = *ctx.job;
+  const IoRegion region{file.base_offset, file.region_bytes, StreamSeed(ctx.run_seed, SeedStream::kOffsets, ctx.index),
+                        StreamSeed(ctx.run_seed, SeedStream::kSizes, ctx.index),
+                        StreamSeed(ctx.run_seed, SeedStream::kJumps, ctx.index)};
+  if (UsesFixedShapes(job)) {
+    RunWithClock(ctx, engine, file, buffers, progress, out, FixedIoShapes(job, region));
+  } else {
+    RunWithClock(ctx, engine, file, buffers, progress, out, MixedIoShapes(job, region));
   }
 }
 

@@ -6,47 +6,38 @@
 #include <type_traits>
 #include <utility>
 
+#include "model/json_fields.h"
+
 namespace nasperf {
 
 using nlohmann::ordered_json;
 
 namespace {
 
-template <typename T>
-ordered_json OrNull(const std::optional<T>& value) {
-  return value ? ordered_json(*value) : ordered_json(nullptr);
-}
-
-ordered_json Strings(const std::vector<std::string>& values) {
-  ordered_json out = ordered_json::array();
-  for (const std::string& value : values) out.push_back(value);
-  return out;
-}
-
 ordered_json Os(const OsFacts& os) {
   ordered_json j;
-  j["pretty_name"] = OrNull(os.pretty_name);
-  j["kernel"] = OrNull(os.kernel);
-  j["arch"] = OrNull(os.arch);
+  j["pretty_name"] = OrNullJson(os.pretty_name);
+  j["kernel"] = OrNullJson(os.kernel);
+  j["arch"] = OrNullJson(os.arch);
   return j;
 }
 
 ordered_json Fs(const FsFacts& fs) {
   ordered_json j;
-  j["type"] = OrNull(fs.type);
-  j["mount_point"] = OrNull(fs.mount_point);
-  j["mount_options"] = OrNull(fs.mount_options);
-  j["source"] = OrNull(fs.source);
-  j["free_bytes"] = OrNull(fs.free_bytes);
-  j["total_bytes"] = OrNull(fs.total_bytes);
+  j["type"] = OrNullJson(fs.type);
+  j["mount_point"] = OrNullJson(fs.mount_point);
+  j["mount_options"] = OrNullJson(fs.mount_options);
+  j["source"] = OrNullJson(fs.source);
+  j["free_bytes"] = OrNullJson(fs.free_bytes);
+  j["total_bytes"] = OrNullJson(fs.total_bytes);
   return j;
 }
 
 ordered_json Network(const NetworkPath& network) {
   ordered_json j;
-  j["server"] = OrNull(network.server);
-  j["address"] = OrNull(network.address);
-  j["local_address"] = OrNull(network.local_address);
+  j["server"] = OrNullJson(network.server);
+  j["address"] = OrNullJson(network.address);
+  j["local_address"] = OrNullJson(network.local_address);
   j["nic"] = network.nic ? InventoryToJson(*network.nic) : ordered_json(nullptr);
   return j;
 }
@@ -105,6 +96,8 @@ NicFacts ReadNic(const ordered_json& j) {
   nic.mtu = Int<int64_t>(j, "mtu");
   nic.duplex = Str(j, "duplex");
   nic.operstate = Str(j, "operstate");
+  nic.bus = Str(j, "bus");
+  nic.rated_mbps = Int<int64_t>(j, "rated_mbps");
   return nic;
 }
 
@@ -144,6 +137,8 @@ BlockDevice ReadDevice(const ordered_json& j) {
   d.physical_block_bytes = Int<int64_t>(j, "physical_block_bytes");
   d.backing_file = Str(j, "backing_file");
   d.slaves = StrList(j, "slaves");
+  d.controller_driver = Str(j, "controller_driver");
+  d.link = Str(j, "link");
   return d;
 }
 
@@ -191,30 +186,32 @@ TargetInventory ReadTarget(const ordered_json& j) {
 
 ordered_json InventoryToJson(const CpuFacts& cpu) {
   ordered_json j;
-  j["model"] = OrNull(cpu.model);
-  j["cores_logical"] = OrNull(cpu.cores_logical);
-  j["cores_physical"] = OrNull(cpu.cores_physical);
-  j["governor"] = OrNull(cpu.governor);
-  j["mhz_max"] = OrNull(cpu.mhz_max);
+  j["model"] = OrNullJson(cpu.model);
+  j["cores_logical"] = OrNullJson(cpu.cores_logical);
+  j["cores_physical"] = OrNullJson(cpu.cores_physical);
+  j["governor"] = OrNullJson(cpu.governor);
+  j["mhz_max"] = OrNullJson(cpu.mhz_max);
   return j;
 }
 
 ordered_json InventoryToJson(const MemoryFacts& memory) {
   ordered_json j;
-  j["total_bytes"] = OrNull(memory.total_bytes);
-  j["page_cache_bytes"] = OrNull(memory.page_cache_bytes);
-  j["available_bytes"] = OrNull(memory.available_bytes);
+  j["total_bytes"] = OrNullJson(memory.total_bytes);
+  j["page_cache_bytes"] = OrNullJson(memory.page_cache_bytes);
+  j["available_bytes"] = OrNullJson(memory.available_bytes);
   return j;
 }
 
 ordered_json InventoryToJson(const NicFacts& nic) {
   ordered_json j;
-  j["name"] = OrNull(nic.name);
-  j["driver"] = OrNull(nic.driver);
-  j["speed_mbps"] = OrNull(nic.speed_mbps);
-  j["mtu"] = OrNull(nic.mtu);
-  j["duplex"] = OrNull(nic.duplex);
-  j["operstate"] = OrNull(nic.operstate);
+  j["name"] = OrNullJson(nic.name);
+  j["driver"] = OrNullJson(nic.driver);
+  j["speed_mbps"] = OrNullJson(nic.speed_mbps);
+  j["mtu"] = OrNullJson(nic.mtu);
+  j["duplex"] = OrNullJson(nic.duplex);
+  j["operstate"] = OrNullJson(nic.operstate);
+  j["bus"] = OrNullJson(nic.bus);
+  j["rated_mbps"] = OrNullJson(nic.rated_mbps);
   return j;
 }
 
@@ -226,7 +223,7 @@ ordered_json InventoryToJson(const std::vector<NicFacts>& nics) {
 
 ordered_json InventoryToJson(const HostInventory& host) {
   ordered_json j;
-  j["hostname"] = OrNull(host.hostname);
+  j["hostname"] = OrNullJson(host.hostname);
   j["cpu"] = InventoryToJson(host.cpu);
   j["memory"] = InventoryToJson(host.memory);
   j["os"] = Os(host.os);
@@ -236,16 +233,18 @@ ordered_json InventoryToJson(const HostInventory& host) {
 
 ordered_json InventoryToJson(const BlockDevice& device) {
   ordered_json j;
-  j["name"] = OrNull(device.name);
-  j["kind"] = OrNull(device.kind);
-  j["model"] = OrNull(device.model);
-  j["size_bytes"] = OrNull(device.size_bytes);
-  j["rotational"] = OrNull(device.rotational);
-  j["scheduler"] = OrNull(device.scheduler);
-  j["logical_block_bytes"] = OrNull(device.logical_block_bytes);
-  j["physical_block_bytes"] = OrNull(device.physical_block_bytes);
-  j["backing_file"] = OrNull(device.backing_file);
-  j["slaves"] = Strings(device.slaves);
+  j["name"] = OrNullJson(device.name);
+  j["kind"] = OrNullJson(device.kind);
+  j["model"] = OrNullJson(device.model);
+  j["size_bytes"] = OrNullJson(device.size_bytes);
+  j["rotational"] = OrNullJson(device.rotational);
+  j["scheduler"] = OrNullJson(device.scheduler);
+  j["logical_block_bytes"] = OrNullJson(device.logical_block_bytes);
+  j["physical_block_bytes"] = OrNullJson(device.physical_block_bytes);
+  j["backing_file"] = OrNullJson(device.backing_file);
+  j["slaves"] = StringsJson(device.slaves);
+  j["controller_driver"] = OrNullJson(device.controller_driver);
+  j["link"] = OrNullJson(device.link);
   return j;
 }
 
@@ -257,19 +256,19 @@ ordered_json InventoryToJson(const std::vector<BlockDevice>& devices) {
 
 ordered_json InventoryToJson(const RaidFacts& raid) {
   ordered_json j;
-  j["kind"] = OrNull(raid.kind);
-  j["level"] = OrNull(raid.level);
-  j["metadata_level"] = OrNull(raid.metadata_level);
-  j["members"] = Strings(raid.members);
-  j["degraded_devices"] = OrNull(raid.degraded_devices);
-  j["chunk_bytes"] = OrNull(raid.chunk_bytes);
+  j["kind"] = OrNullJson(raid.kind);
+  j["level"] = OrNullJson(raid.level);
+  j["metadata_level"] = OrNullJson(raid.metadata_level);
+  j["members"] = StringsJson(raid.members);
+  j["degraded_devices"] = OrNullJson(raid.degraded_devices);
+  j["chunk_bytes"] = OrNullJson(raid.chunk_bytes);
   return j;
 }
 
 ordered_json InventoryToJson(const TargetInventory& target) {
   ordered_json j;
-  j["path"] = OrNull(target.path);
-  j["kind"] = OrNull(target.kind);
+  j["path"] = OrNullJson(target.path);
+  j["kind"] = OrNullJson(target.kind);
   j["fs"] = Fs(target.fs);
   j["devices"] = InventoryToJson(target.devices);
   j["raid"] = target.raid ? InventoryToJson(*target.raid) : ordered_json(nullptr);

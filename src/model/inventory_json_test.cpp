@@ -35,6 +35,26 @@ TEST(InventoryJson, FullDocumentRoundTripsByteForByte) {
   EXPECT_EQ(inventory.target->network->nic->driver, "veth");
 }
 
+// Issue 17's facts (NIC bus and rating, the disk's controller and link) are read, and a
+// document stored before them reads with them unknown.
+TEST(InventoryJson, DiagnoseFactsReadAndOlderDocumentsLackThem) {
+  Inventory full = InventoryFromJson(ordered_json::parse(testing::kFullInventoryJson));
+  EXPECT_EQ(full.host->nics[0].bus, "pci 0000:02:00.0");
+  EXPECT_EQ(full.host->nics[0].rated_mbps, 1000);
+  EXPECT_EQ(full.target->network->nic->bus, "virtual");
+  EXPECT_EQ(full.target->devices[2].controller_driver, "ata_piix");
+  EXPECT_EQ(full.target->devices[2].link, "SATA 3.0 Gbit/s");
+
+  Inventory old = InventoryFromJson(ordered_json::parse(
+      R"({"host": {"nics": [{"name": "eth0", "speed_mbps": 1000}]},
+          "target": {"devices": [{"name": "sda", "kind": "disk"}]}})"));
+  EXPECT_EQ(old.host->nics[0].speed_mbps, 1000);
+  EXPECT_FALSE(old.host->nics[0].bus.has_value());
+  EXPECT_FALSE(old.host->nics[0].rated_mbps.has_value());
+  EXPECT_FALSE(old.target->devices[0].controller_driver.has_value());
+  EXPECT_FALSE(old.target->devices[0].link.has_value());
+}
+
 TEST(InventoryJson, StructRoundTripsThroughJson) {
   Inventory inventory;
   inventory.host.emplace();

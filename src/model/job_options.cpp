@@ -2,9 +2,16 @@
 // JSON key and CSV column, side by side.
 #include "model/job_options.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <optional>
 
 #include "base/units.h"
+#include "workload/block_size_mix.h"
 #include "workload/run_seed.h"
 
 namespace nasperf {
@@ -37,6 +44,123 @@ Status ParseDurationInto(const std::string& text, const char* option, double& fi
 
 std::string Flag01(bool on) { return on ? "1" : "0"; }
 
+// A mix in JSON: [{"bs": 4096, "pct": 30}, ...], in the mix's order.
+ojson MixToJson(const std::vector<BlockSizeShare>& mix) {
+  ojson out = ojson::array();
+  for (const BlockSizeShare& share : mix) out.push_back({{"bs", share.bytes}, {"pct", share.weight_pct}});
+  return out;
+}
+
+Status MixFromJson(const nlohmann::json& in, const char* key, std::vector<BlockSizeShare>& mix) {
+  mix.clear();
+  auto it = in.find(key);
+  if (it == in.end() || it->is_null()) return Status::Ok();
+  if (!it->is_array() || it->size() > kMaxBlockSizeShares)
+    return Status::BadInput(std::string("job.") + key + ": expected an array of at most " +
+                            std::to_string(kMaxBlockSizeShares) + " {\"bs\", \"pct\"} objects");
+  for (const nlohmann::json& e : *it) {
+    const auto bs = e.is_object() ? e.find("bs") : e.end();
+    const auto pct = e.is_object() ? e.find("pct") : e.end();
+    if (bs == e.end() || pct == e.end() || !bs->is_number_unsigned() || !pct->is_number_unsigned() ||
+        pct->get<uint64_t>() > 100)
+      return Status::BadInput(std::string("job.") + key + ": each entry needs whole \"bs\" and \"pct\" 0..100");
+    mix.push_back({bs->get<uint64_t>(), static_cast<uint32_t>(pct->get<uint64_t>())});
+  }
+  return Status::Ok();
+}
+
+// --bs-read / --bs-write: one direction's own mix (a plain size is a mix of one).
+Status ParseDirectionMix(const std::string& text, const char* option, std::vector<BlockSizeShare>& mix) {
+  Result<std::vector<BlockSizeShare>> parsed = ParseBlockSizeMix(text, option);
+  if (!parsed.ok()) return parsed.status();
+  mix = parsed.value();
+  if (!mix.empty()) return Status::Ok();
+  uint64_t bytes = 0;
+  if (Status s = ParseSizeInto(text, option, bytes); !s.ok()) return s;
+  mix = {{bytes, 100}};
+  return Status::Ok();
+}
+
+// The mix a direction runs, as text for the CSV: empty for a job without mixes.
+std::string DirectionMixCsv(const JobSpec& job, bool read) {
+  if (!HasBlockSizeMix(job) || !(read ? DoesReads(job.rw) : DoesWrites(job.rw))) return "";
+  const BlockSizePlan plan = PlanBlockSizes(job);
+  return BlockSizeMixText(read ? plan.read : plan.write);
+}
+// A plain decimal number above 0 and at most `max` ("1500", "2.5"): no sign, exponent,
+// inf or nan, so that what a rate means is never a surprise. `what` says its unit.
+Status ParseRateInto(const std::string& text, const char* option, const char* what, double max, double& field) {
+  const std::string digits = !text.empty() && text.front() == '-' ? text.substr(1) : text;
+  const bool plain = !digits.empty() && digits.size() <= 20 &&
+                     digits.find_first_not_of("0123456789.") == std::string::npos &&
+                     digits.find('.') == digits.rfind('.') && digits.front() != '.' && digits.back() != '.';
+  if (!plain) return Status::BadInput(std::string(option) + ": '" + text + "' is not a number of " + what);
+  const double value = std::strtod(text.c_str(), nullptr);
+  if (!(value > 0)) return Status::BadInput(std::string(option) + ": must be above 0 " + what + ", not " + text);
+  if (value > max)
+    return Status::BadInput(std::string(option) + ": " + text + " is above the limit of " +
+                            fmt::format("{:.0f}", max) + " " + what);
+  field = value;
+  return Status::Ok();
+}
+
+// A pacing rate's limits, for a job however made: finite, and 0 (not paced) or in range.
+Status CheckRate(double value, const char* option, double min, double max) {
+  if (value == 0) return Status::Ok();
+  if (!(value >= min && value <= max))
+    return Status::BadInput(std::string(option) + ": " + std::to_string(value) + " is outside " + std::to_string(min) +
+                            ".." + std::to_string(max));
+  return Status::Ok();
+}
+
+constexpr double kMaxRateIops = 1e8;
+constexpr double kMaxRateMbPerS = 1e6;  // 1 TB/s
+constexpr double kMaxThinkS = 3600;
+constexpr uint32_t kMaxBurst = 1000000;
+
+// "2%", "2" or "0.5%": a percentage; nullopt when it is not a finite number.
+std::optional<double> ParsePercent(std::string text) {
+  if (!text.empty() && text.back() == '%') text.pop_back();
+  if (text.empty() || text.size() > 32 || text.find_first_not_of("0123456789.") != std::string::npos)
+    return std::nullopt;
+  char* end = nullptr;
+  const double value = std::strtod(text.c_str(), &end);
+  if (end != text.c_str() + text.size() || !std::isfinite(value)) return std::nullopt;
+  return value;
+}
+
+// --steady METRIC:TOLERANCE%:WINDOW ("iops:2%:30s", "bw:5%:1m").
+Status ParseSteady(const std::string& text, JobSpec& job) {
+  const std::string usage = "--steady: '" + text + "' is not METRIC:TOLERANCE%:WINDOW (iops:2%:30s or bw:5%:1m)";
+  const size_t a = text.find(':');
+  const size_t b = a == std::string::npos ? a : text.find(':', a + 1);
+  if (b == std::string::npos) return Status::BadInput(usage);
+  const std::string metric = text.substr(0, a);
+  SteadyRule rule;
+  if (metric == "iops")
+    rule.metric = SteadyRule::Metric::kIops;
+  else if (metric == "bw")
+    rule.metric = SteadyRule::Metric::kBandwidth;
+  else
+    return Status::BadInput("--steady: metric '" + metric + "' is not iops or bw");
+  std::optional<double> tolerance = ParsePercent(text.substr(a + 1, b - a - 1));
+  if (!tolerance) return Status::BadInput(usage);
+  rule.tolerance_pct = *tolerance;
+  Result<double> window = ParseDuration(text.substr(b + 1));
+  if (!window.ok()) return Status::BadInput("--steady: the window: " + window.status().message());
+  rule.window_s = window.value();
+  job.steady = rule;
+  return Status::Ok();
+}
+
+std::string SteadyText(const SteadyRule& rule) {
+  if (rule.metric == SteadyRule::Metric::kNone) return "";
+  char text[96];
+  std::snprintf(text, sizeof text, "%s:%g%%:%gs", rule.metric == SteadyRule::Metric::kIops ? "iops" : "bw",
+                rule.tolerance_pct, rule.window_s);
+  return text;
+}
+
 const JobOption kJobOptions[] = {
     {.name = "--rw",
      .value_name = "read|write|randread|randwrite|rw|randrw",
@@ -62,23 +186,42 @@ const JobOption kJobOptions[] = {
      .csv_column = "rw",
      .to_csv = [](const JobSpec& job) { return std::string(ToString(job.rw)); }},
     {.name = "--bs",
-     .value_name = "SIZE",
-     .help = "block size per I/O (default 1m)",
-     .doc = "bytes per I/O",
+     .value_name = "SIZE|MIX",
+     .help = "block size per I/O (default 1m), or a mix in fio's bssplit order: 4k/30:64k/20:1m/50 (% of I/Os)",
+     .doc = "bytes per I/O; or a mix SIZE/PCT:SIZE/PCT... (weights in % of I/Os, summing to 100; each I/O draws "
+            "its size; results per size as well as total)",
      .doc_default = "1m",
      .default_text = "1m",
-     .parse = [](const std::string& text, JobSpec& job) { return ParseSizeInto(text, "--bs", job.bs); },
+     .parse = [](const std::string& text, JobSpec& job) {
+       Result<std::vector<BlockSizeShare>> mix = ParseBlockSizeMix(text, "--bs");
+       if (!mix.ok()) return mix.status();
+       job.bs_split = mix.value();
+       if (job.bs_split.empty()) return ParseSizeInto(text, "--bs", job.bs);
+       job.bs = 0;  // buffers are sized by the largest size of the mix
+       for (const BlockSizeShare& share : job.bs_split) job.bs = std::max(job.bs, share.bytes);
+       return Status::Ok();
+     },
      .validate = [](const JobSpec& job, bool) {
+       if (Status s = CheckBlockSizeMix(job.bs_split, "--bs"); !s.ok()) return s;
+       // bs is settled from the direction mixes too: their faults are theirs to name.
+       if (Status s = CheckBlockSizeMix(job.bs_read, "--bs-read"); !s.ok()) return s;
+       if (Status s = CheckBlockSizeMix(job.bs_write, "--bs-write"); !s.ok()) return s;
        if (job.bs == 0) return Status::BadInput("--bs: the block size must be at least 1 byte");
        if (job.bs > (1ull << 30))
          return Status::BadInput("--bs: " + FormatSize(job.bs) + " is larger than the 1 GiB limit");
+       if (HasBlockSizeMix(job) && job.bs != LargestBlockBytes(job))
+         return Status::BadInput("--bs: " + FormatSize(job.bs) + " is not the largest size of the job's mixes (" +
+                                 FormatSize(LargestBlockBytes(job)) + ")");
        return Status::Ok();
      },
-     .json_key = "bs",
-     .to_json = [](const JobSpec& job, ojson& out) { out["bs"] = job.bs; },
+     .json_key = "bs",  // and "bs_split" for a mix
+     .to_json = [](const JobSpec& job, ojson& out) {
+       out["bs"] = job.bs;
+       if (!job.bs_split.empty()) out["bs_split"] = MixToJson(job.bs_split);
+     },
      .from_json = [](const nlohmann::json& in, JobSpec& job) {
        job.bs = in.at("bs").get<uint64_t>();
-       return Status::Ok();
+       return MixFromJson(in, "bs_split", job.bs_split);
      },
      .csv_column = "bs_bytes",
      .to_csv = [](const JobSpec& job) { return std::to_string(job.bs); }},
@@ -314,6 +457,10 @@ const JobOption kJobOptions[] = {
                                  " writes nothing (use write, randwrite, rw or randrw)");
        if (job.verify && job.bs % 8 != 0)
          return Status::BadInput("--verify: the block size must be a multiple of 8 bytes");
+       // Its record of what was written is one mark per block of --bs.
+       if (job.verify && (HasBlockSizeMix(job) || (job.align && job.align != job.bs)))
+         return Status::BadInput("--verify: checks one block size at offsets aligned to it; not with a block-size "
+                                 "mix (--bs SIZE/PCT:..., --bs-read, --bs-write) or an --align other than --bs");
        return Status::Ok();
      },
      .json_key = "verify",
@@ -382,6 +529,347 @@ const JobOption kJobOptions[] = {
            return Status::BadInput("job.seed: expected a whole number 0..2^53-1, got " + seed->dump());
          job.seed = seed->get<uint64_t>();
        }
+       return Status::Ok();
+     },
+     .csv_column = nullptr,
+     .to_csv = nullptr},
+    {.name = "--bs-read",
+     .value_name = "SIZE|MIX",
+     .help = "block size or mix of the reads (default: --bs)",
+     .doc = "the reads' own block size or mix (as `--bs`)",
+     .doc_default = "`--bs`",
+     .default_text = nullptr,  // not given: the reads draw from --bs
+     .parse = [](const std::string& text, JobSpec& job) { return ParseDirectionMix(text, "--bs-read", job.bs_read); },
+     .validate = [](const JobSpec& job, bool) {
+       if (Status s = CheckBlockSizeMix(job.bs_read, "--bs-read"); !s.ok()) return s;
+       if (!job.bs_read.empty() && !DoesReads(job.rw))
+         return Status::BadInput(std::string("--bs-read: --rw ") + ToString(job.rw) + " does no reads");
+       return Status::Ok();
+     },
+     .json_key = "bs_read",  // only when given
+     .to_json = [](const JobSpec& job, ojson& out) {
+       if (!job.bs_read.empty()) out["bs_read"] = MixToJson(job.bs_read);
+     },
+     .from_json = [](const nlohmann::json& in, JobSpec& job) { return MixFromJson(in, "bs_read", job.bs_read); },
+     .csv_column = "bs_read_mix",  // the mix the reads ran, empty without mixes
+     .to_csv = [](const JobSpec& job) { return DirectionMixCsv(job, true); }},
+    {.name = "--bs-write",
+     .value_name = "SIZE|MIX",
+     .help = "block size or mix of the writes (default: --bs)",
+     .doc = "the writes' own block size or mix (as `--bs`)",
+     .doc_default = "`--bs`",
+     .default_text = nullptr,  // not given: the writes draw from --bs
+     .parse = [](const std::string& text, JobSpec& job) { return ParseDirectionMix(text, "--bs-write", job.bs_write); },
+     .validate = [](const JobSpec& job, bool) {
+       if (Status s = CheckBlockSizeMix(job.bs_write, "--bs-write"); !s.ok()) return s;
+       if (!job.bs_write.empty() && !DoesWrites(job.rw))
+         return Status::BadInput(std::string("--bs-write: --rw ") + ToString(job.rw) + " does no writes");
+       return Status::Ok();
+     },
+     .json_key = "bs_write",  // only when given
+     .to_json = [](const JobSpec& job, ojson& out) {
+       if (!job.bs_write.empty()) out["bs_write"] = MixToJson(job.bs_write);
+     },
+     .from_json = [](const nlohmann::json& in, JobSpec& job) { return MixFromJson(in, "bs_write", job.bs_write); },
+     .csv_column = "bs_write_mix",
+     .to_csv = [](const JobSpec& job) { return DirectionMixCsv(job, false); }},
+    {.name = "--random",
+     .value_name = "PCT",
+     .help = "percent of I/Os that jump (Iometer's % random); the rest continue from the previous I/O's end",
+     .doc = "percent of I/Os that jump to a random offset (Iometer's % random); the others continue where the "
+            "previous I/O ended",
+     .doc_default = "100 for rand*, else 0",
+     .default_text = nullptr,  // not given: from --rw
+     .parse = [](const std::string& text, JobSpec& job) {
+       Result<uint64_t> pct = ParseCount(text, "--random");
+       if (!pct.ok()) return Status::BadInput("--random: '" + text + "' is not a percentage 0..100");
+       job.random_pct = static_cast<uint32_t>(std::min<uint64_t>(pct.value(), 1000));  // the limit names it
+       return Status::Ok();
+     },
+     .validate = [](const JobSpec& job, bool) {
+       if (job.random_pct && *job.random_pct > 100)
+         return Status::BadInput("--random: " + std::to_string(*job.random_pct) +
+                                 " is outside 0..100 (percent of I/Os that jump)");
+       return Status::Ok();
+     },
+     .json_key = "random_pct",  // only when given
+     .to_json = [](const JobSpec& job, ojson& out) {
+       if (job.random_pct) out["random_pct"] = *job.random_pct;
+     },
+     .from_json = [](const nlohmann::json& in, JobSpec& job) {
+       if (auto it = in.find("random_pct"); it != in.end() && !it->is_null()) {
+         if (!it->is_number_unsigned() || it->get<uint64_t>() > 100)
+           return Status::BadInput("job.random_pct: expected a whole number 0..100, got " + it->dump());
+         job.random_pct = it->get<uint32_t>();
+       }
+       return Status::Ok();
+     },
+     .csv_column = "random_pct",  // what ran: from --rw when not given
+     .to_csv = [](const JobSpec& job) { return std::to_string(RandomPct(job)); }},
+    {.name = "--dist",
+     .value_name = "uniform|zipf:THETA|pareto:H|hotspot:ACCESS%/REGION%",
+     .help = "where random I/Os land: uniform (each block once per pass) | zipf:THETA | pareto:H | hotspot:A%/R%",
+     .doc = "where random I/Os land: `uniform` visits every block once per pass; `zipf:THETA` (rank k drawn with "
+            "weight k^-THETA), `pareto:H` (the hottest H of the blocks take 1-H of the I/Os) and `hotspot:A/R` "
+            "(A % of the I/Os in the first R % of the file) draw with repetition",
+     .doc_default = "uniform",
+     .default_text = "uniform",
+     .parse = [](const std::string& text, JobSpec& job) {
+       Result<OffsetDistribution> dist = ParseOffsetDistribution(text);
+       if (!dist.ok()) return dist.status();
+       job.dist = dist.value();
+       return Status::Ok();
+     },
+     .validate = [](const JobSpec& job, bool) {
+       if (job.dist.kind != OffsetDistribution::Kind::kUniform && RandomPct(job) == 0)
+         return Status::BadInput("--dist: " + ToString(job.dist) + " places random I/Os, and --rw " + ToString(job.rw) +
+                                 " has none (use randread, randwrite, randrw or --random PCT)");
+       return Status::Ok();
+     },
+     .json_key = "dist",  // only when not uniform
+     .to_json = [](const JobSpec& job, ojson& out) {
+       if (job.dist.kind != OffsetDistribution::Kind::kUniform) out["dist"] = ToString(job.dist);
+     },
+     .from_json = [](const nlohmann::json& in, JobSpec& job) {
+       Result<OffsetDistribution> dist = ParseOffsetDistribution(in.value("dist", std::string("uniform")));
+       if (!dist.ok()) return Status::BadInput("job.dist: " + dist.status().message());
+       job.dist = dist.value();
+       return Status::Ok();
+     },
+     .csv_column = "dist",
+     .to_csv = [](const JobSpec& job) { return ToString(job.dist); }},
+    {.name = "--align",
+     .value_name = "SIZE",
+     .help = "offsets are multiples of this (default: the smallest block size)",
+     .doc = "offsets are multiples of this; it must divide every block size",
+     .doc_default = "the smallest block size",
+     .default_text = nullptr,  // not given: the smallest block size
+     .parse = [](const std::string& text, JobSpec& job) { return ParseSizeInto(text, "--align", job.align); },
+     .validate = [](const JobSpec& job, bool) {
+       if (job.align == 0) return Status::Ok();
+       if (job.align > (1ull << 30))
+         return Status::BadInput("--align: " + FormatSize(job.align) + " is larger than the 1 GiB limit");
+       for (uint64_t bytes : PlanBlockSizes(job).sizes)
+         if (bytes % job.align != 0)
+           return Status::BadInput("--align: " + FormatSize(job.align) + " does not divide the block size " +
+                                   FormatSize(bytes));
+       return Status::Ok();
+     },
+     .json_key = "align",  // only when given
+     .to_json = [](const JobSpec& job, ojson& out) {
+       if (job.align) out["align"] = job.align;
+     },
+     .from_json = [](const nlohmann::json& in, JobSpec& job) {
+       job.align = in.value("align", uint64_t{0});
+       return Status::Ok();
+     },
+     .csv_column = "align_bytes",  // what ran: the smallest size when not given
+     .to_csv = [](const JobSpec& job) { return std::to_string(AlignmentBytes(job)); }},
+    {.name = "--rate",
+     .value_name = "MB/s",
+     .help = "pace the job to this total rate in MB/s (10^6 B/s) over all its threads (each paces MB/s / threads); "
+             "latency is timed from each I/O's intended start",
+     .doc = "pace the job to this rate in MB/s (10^6 B/s): the job's total over all its threads (each paces "
+            "1/threads of it). Every I/O has an intended start on the schedule, which is never reset; latency is "
+            "timed from it and service time from the submit, and the result says whether the rate was sustained",
+     .doc_default = "not paced",
+     .default_text = nullptr,  // not given: not paced
+     .parse = [](const std::string& text, JobSpec& job) {
+       return ParseRateInto(text, "--rate", "MB/s (10^6 B/s)", kMaxRateMbPerS, job.pacing.rate_mb_per_s);
+     },
+     .validate = [](const JobSpec& job, bool) {
+       return CheckRate(job.pacing.rate_mb_per_s, "--rate", 1e-6, kMaxRateMbPerS);
+     },
+     .json_key = "rate_mb_per_s",  // only when paced by bytes
+     .to_json = [](const JobSpec& job, ojson& out) {
+       if (job.pacing.rate_mb_per_s > 0) out["rate_mb_per_s"] = job.pacing.rate_mb_per_s;
+     },
+     .from_json = [](const nlohmann::json& in, JobSpec& job) {
+       job.pacing.rate_mb_per_s = in.value("rate_mb_per_s", 0.0);
+       return Status::Ok();
+     },
+     .csv_column = "rate_mb_per_s",
+     .to_csv = [](const JobSpec& job) { return fmt::format("{:.10g}", job.pacing.rate_mb_per_s); }},
+    {.name = "--rate-iops",
+     .value_name = "N",
+     .help = "pace the job to N I/Os per second in total over all its threads (each paces N / threads); "
+             "latency is timed from each I/O's intended start",
+     .doc = "pace the job to N I/Os per second: the job's total over all its threads (each paces N/threads), "
+            "scheduled and reported like `--rate`; not with `--rate`",
+     .doc_default = "not paced",
+     .default_text = nullptr,  // not given: not paced
+     .parse = [](const std::string& text, JobSpec& job) {
+       return ParseRateInto(text, "--rate-iops", "I/Os per second", kMaxRateIops, job.pacing.rate_iops);
+     },
+     .validate = [](const JobSpec& job, bool) {
+       if (job.pacing.rate_iops > 0 && job.pacing.rate_mb_per_s > 0)
+         return Status::BadInput("--rate-iops: give --rate (MB/s) or --rate-iops, not both");
+       return CheckRate(job.pacing.rate_iops, "--rate-iops", 1e-3, kMaxRateIops);
+     },
+     .json_key = "rate_iops",  // only when paced by I/Os
+     .to_json = [](const JobSpec& job, ojson& out) {
+       if (job.pacing.rate_iops > 0) out["rate_iops"] = job.pacing.rate_iops;
+     },
+     .from_json = [](const nlohmann::json& in, JobSpec& job) {
+       job.pacing.rate_iops = in.value("rate_iops", 0.0);
+       return Status::Ok();
+     },
+     .csv_column = "rate_iops",
+     .to_csv = [](const JobSpec& job) { return fmt::format("{:.10g}", job.pacing.rate_iops); }},
+    {.name = "--think",
+     .value_name = "TIME",
+     .help = "idle this long after every --burst I/Os of each thread (Iometer's transfer delay): 10ms, 500us",
+     .doc = "a pause of TIME after every `--burst` I/Os of each thread (Iometer's transfer delay; fio's "
+            "thinktime), on the schedule: burst k starts k x TIME later than the rate alone would start it "
+            "(without a rate, bursts start TIME apart). Units `us`, `ms`, `s`",
+     .doc_default = "none",
+     .default_text = nullptr,  // not given: no think time
+     .parse = [](const std::string& text, JobSpec& job) {
+       // Microseconds too: fio's thinktime is in them.
+       const bool us = text.size() > 2 && text.compare(text.size() - 2, 2, "us") == 0;
+       double seconds = 0;
+       if (Status s = ParseDurationInto(us ? text.substr(0, text.size() - 2) : text, "--think", seconds); !s.ok())
+         return s;
+       if (us) seconds /= 1e6;
+       if (!(seconds > 0)) return Status::BadInput("--think: must be above 0, not " + text);
+       if (seconds > kMaxThinkS) return Status::BadInput("--think: " + text + " is longer than the limit of 1 h");
+       job.pacing.think_s = seconds;
+       return Status::Ok();
+     },
+     .validate = [](const JobSpec& job, bool) {
+       if (!(job.pacing.think_s >= 0 && job.pacing.think_s <= kMaxThinkS))
+         return Status::BadInput("--think: must be 0 to 1 h");
+       return Status::Ok();
+     },
+     .json_key = "think_s",  // only with think time
+     .to_json = [](const JobSpec& job, ojson& out) {
+       if (job.pacing.think_s > 0) out["think_s"] = job.pacing.think_s;
+     },
+     .from_json = [](const nlohmann::json& in, JobSpec& job) {
+       job.pacing.think_s = in.value("think_s", 0.0);
+       return Status::Ok();
+     },
+     .csv_column = "think_s",
+     .to_csv = [](const JobSpec& job) { return fmt::format("{:.10g}", job.pacing.think_s); }},
+    {.name = "--burst",
+     .value_name = "N",
+     .help = "I/Os per burst before each --think (Iometer's burst length; default 1)",
+     .doc = "I/Os of each thread between `--think` pauses (Iometer's burst length); needs `--think`",
+     .doc_default = "1",
+     .default_text = "1",
+     .parse = [](const std::string& text, JobSpec& job) { return ParseCountInto(text, "--burst", job.pacing.burst); },
+     .validate = [](const JobSpec& job, bool) {
+       if (job.pacing.burst == 0 || job.pacing.burst > kMaxBurst)
+         return Status::BadInput("--burst: must be 1.." + std::to_string(kMaxBurst) + " I/Os");
+       if (job.pacing.burst > 1 && job.pacing.think_s <= 0)
+         return Status::BadInput("--burst: " + std::to_string(job.pacing.burst) +
+                                 " I/Os between pauses, but no --think gives the pause");
+       return Status::Ok();
+     },
+     .json_key = "burst",  // only with think time
+     .to_json = [](const JobSpec& job, ojson& out) {
+       if (job.pacing.think_s > 0) out["burst"] = job.pacing.burst;
+     },
+     .from_json = [](const nlohmann::json& in, JobSpec& job) {
+       job.pacing.burst = in.value("burst", 1u);
+       return Status::Ok();
+     },
+     .csv_column = "burst",
+     .to_csv = [](const JobSpec& job) { return std::to_string(job.pacing.burst); }},
+    {.name = "--steady",
+     .value_name = "METRIC:TOL%:WINDOW",
+     .help = "stop once the last WINDOW of per-second iops or bw lies within TOL % of its mean (e.g. iops:2%:30s; "
+             "needs --time, the longest it may take)",
+     .doc = "stop a time-based run once the last WINDOW of per-second figures (`iops` or `bw`, MB/s) lies within "
+            "TOL % of their mean (fio's steadystate); the result says when, or \"not steady\" when --time ended first",
+     .doc_default = "off",
+     .default_text = nullptr,  // not given: no rule
+     .parse = ParseSteady,
+     .validate = [](const JobSpec& job, bool) {
+       const SteadyRule& r = job.steady;
+       if (r.metric == SteadyRule::Metric::kNone) return Status::Ok();
+       if (!(r.tolerance_pct > 0) || r.tolerance_pct > 100)
+         return Status::BadInput("--steady: the tolerance must be above 0 and at most 100 %");
+       if (!(r.window_s >= 2) || r.window_s > kMaxSeconds)
+         return Status::BadInput("--steady: the window must be at least 2s (two per-second figures)");
+       if (job.time_s <= 0)
+         return Status::BadInput("--steady: needs --time, the longest the run may take to settle");
+       if (r.window_s > job.time_s)
+         return Status::BadInput("--steady: the window " + SteadyText(r) + " is longer than --time; it could never hold");
+       return Status::Ok();
+     },
+     .json_key = "steady",  // only when asked
+     .to_json = [](const JobSpec& job, ojson& out) {
+       if (job.steady.metric != SteadyRule::Metric::kNone) out["steady"] = SteadyText(job.steady);
+     },
+     .from_json = [](const nlohmann::json& in, JobSpec& job) {
+       if (auto it = in.find("steady"); it != in.end() && !it->is_null()) {
+         if (!it->is_string()) return Status::BadInput("job.steady: expected a text like \"iops:2%:30s\"");
+         return ParseSteady(it->get<std::string>(), job);
+       }
+       return Status::Ok();
+     },
+     .csv_column = nullptr,
+     .to_csv = nullptr},
+    {.name = "--repeat-until",
+     .value_name = "CI%",
+     .help = "repeat until the 95 % interval's half-width is under CI % of the median (--repeat is the cap; "
+             "default cap 10)",
+     .doc = "repeat until the 95 % confidence interval's half-width (Student t) is under CI % of the median "
+            "repeat; `--repeat N` is then the cap (default 10); the result says whether it got there and after "
+            "how many repeats",
+     .doc_default = "off",
+     .default_text = nullptr,  // not given: exactly --repeat repeats
+     .parse = [](const std::string& text, JobSpec& job) {
+       std::optional<double> pct = ParsePercent(text);
+       if (!pct) return Status::BadInput("--repeat-until: '" + text + "' is not a percentage (5%)");
+       job.repeat_until_ci_pct = *pct;
+       return Status::Ok();
+     },
+     .validate = [](const JobSpec& job, bool) {
+       if (job.repeat_until_ci_pct == 0) return Status::Ok();
+       if (!(job.repeat_until_ci_pct > 0) || job.repeat_until_ci_pct > 100)
+         return Status::BadInput("--repeat-until: must be above 0 and at most 100 %");
+       if (job.repeat < 2)
+         return Status::BadInput("--repeat-until: needs at least 2 repeats to have an interval; --repeat " +
+                                 std::to_string(job.repeat) + " is the cap");
+       return Status::Ok();
+     },
+     .json_key = "repeat_until_ci_pct",  // only when asked
+     .to_json = [](const JobSpec& job, ojson& out) {
+       if (job.repeat_until_ci_pct > 0) out["repeat_until_ci_pct"] = job.repeat_until_ci_pct;
+     },
+     .from_json = [](const nlohmann::json& in, JobSpec& job) {
+       if (auto it = in.find("repeat_until_ci_pct"); it != in.end() && !it->is_null()) {
+         if (!it->is_number() || !(it->get<double>() >= 0))
+           return Status::BadInput("job.repeat_until_ci_pct: expected a percentage");
+         job.repeat_until_ci_pct = it->get<double>();
+       }
+       return Status::Ok();
+     },
+     .csv_column = nullptr,
+     .to_csv = nullptr},
+    {.name = "--stonewall",
+     .value_name = "on|off",
+     .help = "under mpirun: stop every rank when the first finishes (on), or let each run its own time (off)",
+     .doc = "many clients (`mpirun -n N nasperf run`): on, every rank stops when the first finishes, so the total "
+            "covers the time all ran; off, each rank runs its whole job and the total sums each rank's rate over "
+            "its own time (the result says which)",
+     .doc_default = "on",
+     .default_text = "on",
+     .parse = [](const std::string& text, JobSpec& job) {
+       if (text != "on" && text != "off")
+         return Status::BadInput("--stonewall: '" + text + "' is neither on nor off");
+       job.stonewall = text == "on";
+       return Status::Ok();
+     },
+     .validate = nullptr,
+     .json_key = "stonewall",  // only when off: every other job keeps its document
+     .to_json = [](const JobSpec& job, ojson& out) {
+       if (!job.stonewall) out["stonewall"] = false;
+     },
+     .from_json = [](const nlohmann::json& in, JobSpec& job) {
+       job.stonewall = in.value("stonewall", true);
        return Status::Ok();
      },
      .csv_column = nullptr,

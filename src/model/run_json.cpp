@@ -1,12 +1,16 @@
 // Renders RunResults as the stable JSON document. Fields are added, never renamed.
 #include "model/run_json.h"
 
+#include "model/app_json.h"
+#include "model/json_fields.h"
+#include "model/pacing_json.h"
+#include "model/run_extras.h"
+#include "model/cluster_json.h"
 #include "nasperf/version.h"
 #include "stats/confidence.h"
 #include "workload/run_seed.h"
 
 namespace nasperf {
-namespace {
 
 using ojson = nlohmann::ordered_json;
 
@@ -27,6 +31,8 @@ ojson DirectionToJson(const DirectionResult& d) {
         {"max", d.lat.max_us}}},
   };
 }
+
+namespace {
 
 // The repeats' summary and each repeat's figures (only the directions the run did).
 ojson RepeatsToJson(const RunResult& run) {
@@ -112,6 +118,10 @@ ojson RunToJson(const RunResult& run) {
   if (run.id) j["id"] = run.id;
   j["name"] = run.name;
   if (!run.test.empty()) j["test"] = run.test;
+  if (!run.job_name.empty()) {
+    j["job_name"] = run.job_name;
+    j["job_group"] = run.job_group;
+  }
   j["target"] = run.target;
   j["partial"] = run.partial;
   if (!run.started_at.empty()) j["started_at"] = run.started_at;
@@ -125,6 +135,8 @@ ojson RunToJson(const RunResult& run) {
   if (run.job.seed) j["seed"] = *run.job.seed;
   if (DidIo(run.read)) j["read"] = DirectionToJson(*run.read);
   if (DidIo(run.write)) j["write"] = DirectionToJson(*run.write);
+  // A block-size mix ran: each size's figures beside the totals.
+  if (!run.per_size.empty()) j["per_size"] = PerSizeToJson(run.per_size);
   j["cpu"] = {{"user_pct", run.cpu.user_pct}, {"sys_pct", run.cpu.sys_pct}};
   ojson samples = ojson::array();
   for (const Sample& s : run.samples)
@@ -141,10 +153,18 @@ ojson RunToJson(const RunResult& run) {
   if (!run.telemetry.is_null()) j["telemetry"] = run.telemetry;
   if (run.cached) j["cached"] = *run.cached;
   j["protocol"] = ProtocolToJson(run.protocol);
+  if (run.app) j["app"] = AppToJson(*run.app);
+  if (run.pacing) j["pacing"] = PacingToJson(*run.pacing, run.job.threads);
   if (!run.repeats.empty()) {
     j["repeats_mb_per_s"] = RepeatTotals(run);
     j["repeats"] = RepeatsToJson(run);
   }
+  if (run.steady) j["steady"] = SteadyToJson(*run.steady, run.job.steady);
+  if (run.repeat_until_met)
+    j["repeat_until"] = {{"ci_pct", run.job.repeat_until_ci_pct},
+                         {"met", *run.repeat_until_met},
+                         {"repeats", run.repeats.empty() ? size_t{1} : run.repeats.size()}};
+  if (run.cluster) j["cluster"] = ClusterToJson(*run.cluster);
   return j;
 }
 
@@ -156,19 +176,9 @@ ojson ProtocolToJson(const std::optional<ProtocolFacts>& facts) {
           {"server", facts->server},     {"share", facts->share},     {"options", options}};
 }
 
-namespace {
-
-// A value quoted in an error line: on one line, never throwing, at most about 60 characters.
-std::string Quoted(const ojson& value) {
-  std::string text = value.dump(-1, ' ', false, ojson::error_handler_t::replace);
-  return text.size() > 60 ? text.substr(0, 57) + "..." : text;
-}
-
-}  // namespace
-
 Result<std::optional<ProtocolFacts>> ProtocolFromJson(const ojson& j) {
   if (j.is_null()) return std::optional<ProtocolFacts>();
-  if (!j.is_object()) return Status::BadInput("protocol: expected an object or null, got " + Quoted(j));
+  if (!j.is_object()) return Status::BadInput("protocol: expected an object or null, got " + QuotedJson(j));
   auto text = [&](const char* key, bool required, std::string* out) -> Status {
     auto it = j.find(key);
     if (it == j.end() || (!required && it->is_null())) {
@@ -176,7 +186,7 @@ Result<std::optional<ProtocolFacts>> ProtocolFromJson(const ojson& j) {
       return Status::Ok();
     }
     if (!it->is_string())
-      return Status::BadInput(std::string("protocol.") + key + ": expected a string, got " + Quoted(*it));
+      return Status::BadInput(std::string("protocol.") + key + ": expected a string, got " + QuotedJson(*it));
     *out = it->get<std::string>();
     if (required && out->empty()) return Status::BadInput(std::string("protocol.") + key + ": empty");
     return Status::Ok();
@@ -189,9 +199,9 @@ Result<std::optional<ProtocolFacts>> ProtocolFromJson(const ojson& j) {
   if (Status s = text("share", false, &facts.share); !s.ok()) return s;
   if (Status s = text("label", false, &label); !s.ok()) return s;
   if (auto it = j.find("options"); it != j.end() && !it->is_null()) {
-    if (!it->is_object()) return Status::BadInput("protocol.options: expected an object, got " + Quoted(*it));
+    if (!it->is_object()) return Status::BadInput("protocol.options: expected an object, got " + QuotedJson(*it));
     for (const auto& [k, v] : it->items()) {
-      if (!v.is_string()) return Status::BadInput("protocol.options." + k + ": expected a string, got " + Quoted(v));
+      if (!v.is_string()) return Status::BadInput("protocol.options." + k + ": expected a string, got " + QuotedJson(v));
       facts.options.emplace_back(k, v.get<std::string>());
     }
   }
@@ -203,8 +213,6 @@ ojson DocumentToJson(const std::vector<RunResult>& runs) {
   for (const RunResult& r : runs) doc["runs"].push_back(RunToJson(r));
   return doc;
 }
-
-namespace {
 
 DirectionResult DirectionFromJson(const nlohmann::json& j) {
   DirectionResult d;
@@ -220,7 +228,36 @@ DirectionResult DirectionFromJson(const nlohmann::json& j) {
   return d;
 }
 
-}  // namespace
+ojson PerSizeToJson(const std::vector<SizeResult>& sizes) {
+  ojson out = ojson::array();
+  for (const SizeResult& size : sizes) {
+    ojson e = {{"bs", size.bs}};
+    if (size.read) e["read"] = DirectionToJson(*size.read);
+    if (size.write) e["write"] = DirectionToJson(*size.write);
+    out.push_back(e);
+  }
+  return out;
+}
+
+Result<std::vector<SizeResult>> PerSizeFromJson(const nlohmann::json& j) {
+  // A mix holds at most 16 sizes per direction: 64 leaves room and bounds a hostile file.
+  if (!j.is_array() || j.size() > 64) return Status::BadInput("per_size: expected an array of at most 64 sizes");
+  std::vector<SizeResult> sizes;
+  try {
+    for (const nlohmann::json& e : j) {
+      if (!e.is_object() || !e.contains("bs") || !e.at("bs").is_number_unsigned())
+        return Status::BadInput("per_size: each entry needs a whole \"bs\"");
+      SizeResult size;
+      size.bs = e.at("bs").get<uint64_t>();
+      if (e.contains("read")) size.read = DirectionFromJson(e.at("read"));
+      if (e.contains("write")) size.write = DirectionFromJson(e.at("write"));
+      sizes.push_back(std::move(size));
+    }
+  } catch (const nlohmann::json::exception& e) {
+    return Status::BadInput(std::string("per_size: ") + e.what());
+  }
+  return sizes;
+}
 
 Result<RunResult> RunFromJson(const nlohmann::json& j) {
   if (!j.is_object()) return Status::BadInput("run: not a JSON object");
@@ -234,6 +271,12 @@ Result<RunResult> RunFromJson(const nlohmann::json& j) {
     r.id = j.value("id", int64_t{0});
     r.name = j.value("name", std::string());
     r.test = j.value("test", std::string());
+    r.job_name = j.value("job_name", std::string());
+    r.job_group = j.value("job_group", std::string());
+    if (auto it = j.find("steady"); it != j.end()) r.steady = SteadyFromJson(*it);
+    if (auto it = j.find("repeat_until"); it != j.end() && it->is_object() && it->contains("met") &&
+                                           it->at("met").is_boolean())
+      r.repeat_until_met = it->at("met").get<bool>();
     r.target = j.value("target", std::string());
     r.partial = j.value("partial", false);
     r.started_at = j.value("started_at", std::string());
@@ -241,6 +284,11 @@ Result<RunResult> RunFromJson(const nlohmann::json& j) {
     r.source_file = j.value("source_file", std::string());
     if (j.contains("read")) r.read = DirectionFromJson(j.at("read"));
     if (j.contains("write")) r.write = DirectionFromJson(j.at("write"));
+    if (auto sizes = j.find("per_size"); sizes != j.end() && !sizes->is_null()) {
+      Result<std::vector<SizeResult>> per_size = PerSizeFromJson(*sizes);
+      if (!per_size.ok()) return Status::BadInput("run: " + per_size.status().message());
+      r.per_size = std::move(per_size).value();
+    }
     const nlohmann::json cpu = j.value("cpu", nlohmann::json::object());
     r.cpu = {cpu.value("user_pct", 0.0), cpu.value("sys_pct", 0.0)};
     for (const nlohmann::json& s : j.value("samples", nlohmann::json::array()))
@@ -271,6 +319,21 @@ Result<RunResult> RunFromJson(const nlohmann::json& j) {
       if (!facts.ok()) return facts.status();
       r.protocol = std::move(facts).value();
     }
+    if (auto app = j.find("app"); app != j.end() && !app->is_null()) {
+      Result<AppFigures> figures = AppFromJson(*app);
+      if (!figures.ok()) return figures.status();
+      r.app = std::move(figures).value();
+    }
+    if (auto pacing = j.find("pacing"); pacing != j.end() && !pacing->is_null()) {
+      Result<PacingFacts> facts = PacingFromJson(*pacing);
+      if (!facts.ok()) return Status::BadInput("run: " + facts.status().message());
+      r.pacing = std::move(facts).value();
+    }
+    if (auto cluster = j.find("cluster"); cluster != j.end() && !cluster->is_null()) {
+      Result<ClusterFacts> facts = ClusterFromJson(*cluster);
+      if (!facts.ok()) return facts.status();
+      r.cluster = std::move(facts).value();
+    }
   } catch (const nlohmann::json::exception& e) {
     return Status::BadInput(std::string("run: ") + e.what());
   }
@@ -280,7 +343,7 @@ Result<RunResult> RunFromJson(const nlohmann::json& j) {
 Result<std::vector<RunResult>> DocumentFromJson(const ojson& doc) {
   if (!doc.is_object() || !doc.contains("nasperf") || !doc.contains("runs"))
     return Status::BadInput("not a nasperf result document: expected {\"nasperf\": {...}, \"runs\": [...]}");
-  if (!doc.at("runs").is_array()) return Status::BadInput("runs: expected an array, got " + Quoted(doc.at("runs")));
+  if (!doc.at("runs").is_array()) return Status::BadInput("runs: expected an array, got " + QuotedJson(doc.at("runs")));
   std::vector<RunResult> out;
   size_t i = 0;
   for (const ojson& j : doc.at("runs")) {

@@ -29,6 +29,12 @@ nlohmann::ordered_json RepeatToJson(const RepeatFigures& r, bool read, bool writ
 // a number") when `j` is not an object or a figure is not a number.
 Result<RepeatFigures> RepeatFromJson(const nlohmann::json& j);
 
+// One direction's figures: {"bytes", "ios", "seconds", "mb_per_s", "iops", "errors",
+// "lat_us": {"mean", "p50", "p90", "p99", "p999", "max"}}; a missing member reads as 0
+// (nlohmann's exception on a wrong type, which RunFromJson turns into BadInput).
+nlohmann::ordered_json DirectionToJson(const DirectionResult& d);
+DirectionResult DirectionFromJson(const nlohmann::json& j);
+
 nlohmann::ordered_json RunToJson(const RunResult& run);
 // Reads what RunToJson wrote (an agent's runs): every field it knows, defaults for the
 // rest; latency histograms do not travel, only their percentiles. BadInput naming the fault.
@@ -37,6 +43,11 @@ nlohmann::ordered_json DocumentToJson(const std::vector<RunResult>& runs);
 
 // A run's "protocol" member: {"protocol", "version", "label", "server", "share",
 // "options": {...in order}}, or null for a local target.
+// RunResult::per_size as the document's "per_size" array (each {"bs", "read", "write"}),
+// and back; the results database keeps the same array. BadInput naming "per_size".
+nlohmann::ordered_json PerSizeToJson(const std::vector<SizeResult>& sizes);
+Result<std::vector<SizeResult>> PerSizeFromJson(const nlohmann::json& j);
+
 nlohmann::ordered_json ProtocolToJson(const std::optional<ProtocolFacts>& facts);
 // Reads what ProtocolToJson wrote: null or absent is nullopt; anything else must be an
 // object with a non-empty "protocol" string, string "version", "server" and "share" (may

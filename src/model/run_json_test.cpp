@@ -181,3 +181,44 @@ TEST(RepeatJson, AMalformedFigureIsRefusedNamingIt) {
 
 }  // namespace
 }  // namespace nasperf
+
+namespace nasperf {
+namespace {
+
+TEST(PerSizeJson, WrittenOnlyForAMixAndReadBackEqual) {
+  RunResult r = SeqRead();
+  EXPECT_FALSE(RunToJson(r).contains("per_size"));
+  r.job.bs_split = {{4096, 50}, {1 << 20, 50}};
+  SizeResult small{4096, DirectionResult{4096 * 10, 10, 0.85, 0.05, 11.8, {1, 2, 3, 4, 5, 6}, 0, nullptr}, std::nullopt};
+  SizeResult large{1 << 20, DirectionResult{1 << 20, 1, 0.85, 1.2, 1.2, {}, 0, nullptr}, std::nullopt};
+  r.per_size = {small, large};
+  ojson j = RunToJson(r);
+  ASSERT_TRUE(j.contains("per_size")) << j.dump();
+  ASSERT_EQ(j["per_size"].size(), 2u);
+  EXPECT_EQ(j["per_size"][0]["bs"], 4096);
+  EXPECT_EQ(j["per_size"][0]["read"]["ios"], 10);
+  EXPECT_EQ(j["per_size"][0]["read"]["lat_us"]["p99"], 4);
+  EXPECT_FALSE(j["per_size"][0].contains("write"));
+  Result<RunResult> back = RunFromJson(nlohmann::json(j));
+  ASSERT_TRUE(back.ok()) << back.status().message();
+  ASSERT_EQ(back.value().per_size.size(), 2u);
+  EXPECT_EQ(back.value().per_size[1].bs, 1u << 20);
+  ASSERT_TRUE(back.value().per_size[0].read);
+  EXPECT_EQ(back.value().per_size[0].read->bytes, 4096u * 10);
+  EXPECT_EQ(back.value().per_size[0].read->lat.p999_us, 5);
+  EXPECT_FALSE(back.value().per_size[0].write);
+  EXPECT_EQ(back.value().job.bs_split, r.job.bs_split);
+}
+
+TEST(PerSizeJson, AMalformedEntryIsRefusedNamingTheMember) {
+  ojson j = RunToJson(SeqRead());
+  for (const char* bad : {R"("x")", R"([{"read": {}}])", R"([{"bs": -1}])", R"([1])"}) {
+    j["per_size"] = ojson::parse(bad);
+    Result<RunResult> back = RunFromJson(nlohmann::json(j));
+    ASSERT_FALSE(back.ok()) << bad;
+    EXPECT_NE(back.status().message().find("per_size"), std::string::npos) << back.status().message();
+  }
+}
+
+}  // namespace
+}  // namespace nasperf

@@ -70,6 +70,7 @@ std::string StreamProblem(const Stream& s, uint64_t end_ns, double seconds) {
 void UpdateTcpInfo(int fd, TcpFacts& facts) {
   TcpFacts now = ReadTcpFacts(fd);
   if (now.total_retrans) facts.total_retrans = now.total_retrans;
+  if (now.data_segs_out) facts.data_segs_out = now.data_segs_out;
   if (now.rtt_us) facts.rtt_us = now.rtt_us, facts.rttvar_us = now.rttvar_us;
 }
 
@@ -229,8 +230,14 @@ class NetTest {
     std::vector<uint64_t> stops;
     for (auto& s : streams_) stops.push_back(StopNs(s->outcome, !s->up));
     Window window = EndAtFirstStop(planned_, stops);
-    for (auto& s : streams_)
-      if (s->up) r_.up_retrans += s->facts.total_retrans.value_or(0);
+    bool every_up_counted = true;
+    for (auto& s : streams_) {
+      if (!s->up) continue;
+      r_.up_retrans += s->facts.total_retrans.value_or(0);
+      if (s->facts.data_segs_out) r_.up_segments += *s->facts.data_segs_out;
+      else every_up_counted = false;
+    }
+    if (!every_up_counted) r_.up_segments = 0;
     if (!streams_.empty()) r_.facts = streams_.front()->facts;
 
     const milliseconds finish_timeout = problem.empty() ? milliseconds(10000) : milliseconds(1000);

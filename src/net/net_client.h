@@ -61,6 +61,7 @@ struct NetTestResult {
   // The local interface's link speed, read before the test (a cut link reports none).
   std::optional<int64_t> link_speed_mbps;
   uint64_t up_retrans = 0;           // client's (sender's) retransmits on up streams
+  uint64_t up_segments = 0;          // the data segments those streams sent; 0 when not counted
   std::string agent_report_note;     // a stream the agent saw end early, or ""
   nlohmann::ordered_json telemetry;  // what the agent sampled on the NAS meanwhile; null if none
 };

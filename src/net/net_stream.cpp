@@ -19,6 +19,7 @@
 #include <fmt/format.h>
 
 #include "base/clock.h"
+#include "net/tcp_segments.h"
 
 #ifndef SO_ZEROCOPY
 #define SO_ZEROCOPY 60
@@ -259,6 +260,7 @@ TcpFacts ReadTcpFacts(int fd) {
     facts.rtt_us = info.tcpi_rtt;
     facts.rttvar_us = info.tcpi_rttvar;
   }
+  facts.data_segs_out = DataSegmentsOut(fd);
   int mss = 0;
   len = sizeof(mss);
   if (::getsockopt(fd, IPPROTO_TCP, TCP_MAXSEG, &mss, &len) == 0 && mss > 0) facts.mss_bytes = mss;

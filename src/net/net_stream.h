@@ -104,6 +104,7 @@ StreamOutcome ReceiveLoop(int fd, char* buffer, size_t buffer_bytes, const Strea
 // What the kernel knows about one connection; unknown values stay nullopt / empty.
 struct TcpFacts {
   std::optional<uint64_t> total_retrans;  // segments retransmitted (tcpi_total_retrans)
+  std::optional<uint64_t> data_segs_out;  // data segments sent, retransmits included (tcpi_data_segs_out)
   std::optional<double> rtt_us;           // smoothed RTT (tcpi_rtt), microseconds
   std::optional<double> rttvar_us;        // its variation (tcpi_rttvar), microseconds
   std::optional<int> mss_bytes;           // TCP_MAXSEG

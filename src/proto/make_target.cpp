@@ -37,7 +37,8 @@ Result<std::unique_ptr<Target>> MakeTarget(const std::string& spec, const Target
   if (S_ISBLK(st.st_mode)) {
     Result<BlockDeviceInfo> info = ProbeBlockDevice(spec);
     if (!info.ok()) return info.status();
-    return std::unique_ptr<Target>(new ExistingTarget(spec, true, info.value().size_bytes, options));
+    return std::unique_ptr<Target>(
+        new ExistingTarget(spec, true, info.value().size_bytes, options, info.value().physical_block_bytes));
   }
   return Status::BadInput("TARGET: " + spec + " is not a directory, a regular file or a block device");
 }

@@ -22,6 +22,9 @@ struct SchemeCode {
   Result<std::unique_ptr<Engine>> (*make_engine)() = nullptr;
   // The protocol's hidden command (Scheme::hidden_command), or nullptr; returns the exit status.
   int (*run_hidden_command)() = nullptr;
+  // File-level access for application workloads (core/app_fs.h): a fresh workspace in the
+  // URL's directory. nullptr: this protocol serves no files (a LUN).
+  Result<std::unique_ptr<AppFileSystem>> (*make_app_fs)(const ProtocolUrl& url, const TargetOptions& options) = nullptr;
 };
 
 // One row: plain data, known whether or not the protocol was built.

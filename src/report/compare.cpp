@@ -11,6 +11,7 @@
 #include <cstring>
 
 #include "report/bars.h"
+#include "report/compare_breakdown.h"
 #include "model/run_json.h"
 #include "stats/confidence.h"
 #include "stats/welch.h"
@@ -164,6 +165,26 @@ void JudgeAgainstFirst(CompareCell& cell, const CompareCell& first) {
 
 }  // namespace
 
+Status CheckOneCacheState(const std::vector<CompareColumn>& columns) {
+  const CompareColumn* first = nullptr;
+  std::string first_state;
+  for (const CompareColumn& c : columns) {
+    for (const RunResult& r : c.runs) {
+      if (!r.app) continue;
+      const std::string state = r.app->cache_state.empty() ? "unknown" : r.app->cache_state;
+      if (!first) {
+        first = &c;
+        first_state = state;
+      } else if (state != first_state) {
+        return Status::BadInput("compare: " + first->heading + " ran " + first_state + " and " + c.heading + " ran " +
+                                state + ": application workloads are compared at one cache state (a dataset larger "
+                                "than both ends' RAM, or caches dropped on both, makes both cold)");
+      }
+    }
+  }
+  return Status::Ok();
+}
+
 Comparison Compare(const std::vector<CompareColumn>& columns, const std::optional<LineRate>& line) {
   Comparison out;
   out.line = line;
@@ -222,6 +243,8 @@ Comparison Compare(const std::vector<CompareColumn>& columns, const std::optiona
       }
     }
   }
+  if (std::string note = FlagPacedLatency(columns, out.rows); !note.empty()) out.notes.push_back(note);
+  out.sections = CompareBreakdowns(columns);
   return out;
 }
 
@@ -251,10 +274,11 @@ std::string VerdictText(const CompareCell& cell, const CompareCell& first) {
 
 std::string CellText(const CompareRow& row, size_t c) {
   const CompareCell& cell = row.cells[c];
-  if (!cell.present) return "-";
+  if (!cell.present) return cell.caveat.empty() ? "-" : cell.caveat;
   std::string text = fmt::format("{:.2f}", cell.value);
   if (cell.ci95) text += fmt::format(" ±{:.2f}", (cell.ci95->high - cell.ci95->low) / 2);
-  if (c > 0 && row.cells[0].present) text += fmt::format(" ({:+.1f} %)", cell.pct_vs_first);
+  if (!cell.caveat.empty()) return text + " [" + cell.caveat + "]";  // not to be held against the first
+  if (c > 0 && row.cells[0].present && row.cells[0].caveat.empty()) text += fmt::format(" ({:+.1f} %)", cell.pct_vs_first);
   if (c > 0 && cell.welch) text += " " + VerdictText(cell, row.cells[0]);
   if (cell.pct_of_line) text += fmt::format("  {:.0f} % of line", *cell.pct_of_line);
   return text;
@@ -267,9 +291,13 @@ std::string ComparisonTable(const Comparison& cmp) {
   for (const CompareRow& row : cmp.rows) label_width = std::max(label_width, row.label.size() + 6);
   // Each column as wide as its heading or its widest figure.
   std::vector<size_t> widths(cmp.headings.size());
+  for (const CompareSection& s : cmp.sections)
+    for (const CompareRow& row : s.rows) label_width = std::max(label_width, row.label.size() + 6);
   for (size_t c = 0; c < cmp.headings.size(); ++c) {
     widths[c] = std::max<size_t>(c == 0 ? 14 : 24, cmp.headings[c].size());
     for (const CompareRow& row : cmp.rows) widths[c] = std::max(widths[c], CellText(row, c).size());
+    for (const CompareSection& s : cmp.sections)
+      for (const CompareRow& row : s.rows) widths[c] = std::max(widths[c], CellText(row, c).size());
   }
   std::string out;
   if (cmp.line)
@@ -278,18 +306,28 @@ std::string ComparisonTable(const Comparison& cmp) {
   for (size_t c = 0; c < cmp.headings.size(); ++c)
     out += fmt::format(" {:>{}} {:<{}}", cmp.headings[c], widths[c], "", kBarWidth);
   out += "\n";
-  for (const CompareRow& row : cmp.rows) {
-    // Each row's bars share one scale: the largest figure in the row fills the bar.
-    double row_max = 0;
-    for (const CompareCell& cell : row.cells)
-      if (cell.present) row_max = std::max(row_max, cell.value);
-    out += fmt::format("{:<{}}", row.label + (row.unit == "us" ? " (us)" : ""), label_width);
-    for (size_t c = 0; c < row.cells.size(); ++c) {
-      const CompareCell& cell = row.cells[c];
-      out += fmt::format(" {:>{}} ", CellText(row, c), widths[c]);
-      out += UnicodeBar(cell.present && row_max > 0 ? cell.value / row_max : 0, kBarWidth);
+  auto print_rows = [&](const std::vector<CompareRow>& rows) {
+    for (const CompareRow& row : rows) {
+      // Each row's bars share one scale: the largest figure in the row fills the bar.
+      double row_max = 0;
+      for (const CompareCell& cell : row.cells)
+        if (cell.present) row_max = std::max(row_max, cell.value);
+      const std::string unit = row.unit == "us" || row.unit == "s" || row.unit == "%" ? " (" + row.unit + ")" : "";
+      out += fmt::format("{:<{}}", row.label + unit, label_width);
+      for (size_t c = 0; c < row.cells.size(); ++c) {
+        const CompareCell& cell = row.cells[c];
+        out += fmt::format(" {:>{}} ", CellText(row, c), widths[c]);
+        out += UnicodeBar(cell.present && row_max > 0 ? cell.value / row_max : 0, kBarWidth);
+      }
+      out += "\n";
     }
-    out += "\n";
+  };
+  print_rows(cmp.rows);
+  for (const std::string& note : cmp.notes) out += note + "\n";
+  for (const CompareSection& s : cmp.sections) {
+    out += s.name + ":\n";
+    print_rows(s.rows);
+    for (const std::string& note : s.notes) out += note + "\n";
   }
   out += "bars: each figure against the largest in its row; MB/s = 10^6 B/s; % against the first column\n";
   out += "figures: mean of N repeats ± half-width of its 95 % CI (Student t) where a run was repeated, else the "
@@ -302,16 +340,19 @@ std::string ComparisonTable(const Comparison& cmp) {
   return out;
 }
 
-nlohmann::ordered_json ComparisonToJson(const Comparison& cmp) {
+namespace {
+
+nlohmann::ordered_json RowsToJson(const std::vector<CompareRow>& source) {
   nlohmann::ordered_json rows = nlohmann::ordered_json::array();
-  for (const CompareRow& row : cmp.rows) {
+  for (const CompareRow& row : source) {
     nlohmann::ordered_json cells = nlohmann::ordered_json::array();
     for (const CompareCell& cell : row.cells) {
       if (!cell.present) {
-        cells.push_back(nullptr);
+        cells.push_back(cell.caveat.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json{{"caveat", cell.caveat}});
         continue;
       }
       nlohmann::ordered_json j = {{"value", cell.value}, {"pct_vs_first", cell.pct_vs_first}};
+      if (!cell.caveat.empty()) j = {{"value", cell.value}, {"pct_vs_first", nullptr}, {"caveat", cell.caveat}};
       j["statistic"] = cell.repeats.empty() ? "run" : "mean of repeats";
       j["n"] = cell.repeats.empty() ? 1 : cell.repeats.size();
       if (cell.ci95) {
@@ -330,13 +371,24 @@ nlohmann::ordered_json ComparisonToJson(const Comparison& cmp) {
     }
     rows.push_back({{"label", row.label}, {"unit", row.unit}, {"cells", cells}});
   }
+  return rows;
+}
+
+}  // namespace
+
+nlohmann::ordered_json ComparisonToJson(const Comparison& cmp) {
+  nlohmann::ordered_json rows = RowsToJson(cmp.rows);
+  nlohmann::ordered_json sections = nlohmann::ordered_json::array();
+  for (const CompareSection& s : cmp.sections)
+    sections.push_back({{"name", s.name}, {"rows", RowsToJson(s.rows)}, {"notes", s.notes}});
   nlohmann::ordered_json protocols = nlohmann::ordered_json::array();
   for (const std::string& p : cmp.protocols)
     protocols.push_back(p.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(p));
   nlohmann::ordered_json line = nullptr;
   if (cmp.line) line = {{"rate", cmp.line->text}, {"mb_per_s", cmp.line->mb_per_s}, {"label", cmp.line->label}};
   return {{"columns", cmp.headings}, {"protocols", protocols}, {"line", line},
-          {"rows", rows},           {"differences", cmp.differences}};
+          {"rows", rows},           {"differences", cmp.differences}, {"notes", cmp.notes},
+          {"sections", sections}};
 }
 
 }  // namespace nasperf

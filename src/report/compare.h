@@ -44,6 +44,9 @@ struct CompareCell {
   std::optional<WelchTest> welch;
   std::string significance;
   std::optional<double> pct_of_line;  // MB/s rows with a line rate: value / line * 100
+  // Why the figure is not to be held against the first column's ("paced"), or why a cell
+  // has none ("no result", "single client"): then no % and no verdict.
+  std::string caveat;
 };
 
 struct CompareRow {
@@ -52,18 +55,34 @@ struct CompareRow {
   std::vector<CompareCell> cells;
 };
 
+// Rows beyond the totals (the ranks of many-clients runs, the sizes of a mix, the pacing
+// facts), and the plain lines that say why columns were not lined up.
+struct CompareSection {
+  std::string name;  // "per rank", "per size", "pacing"
+  std::vector<CompareRow> rows;
+  std::vector<std::string> notes;
+};
+
 struct Comparison {
   std::vector<std::string> headings;
   std::vector<std::string> protocols;  // per column: its first run's protocol label, "" for none
   std::optional<LineRate> line;
   std::vector<CompareRow> rows;
   std::vector<std::string> differences;  // "job.qd: 1 vs 32", "host.nics[0].mtu: 1500 vs 9000"
+  std::vector<std::string> notes;        // about the totals: "latency not compared: ..."
+  std::vector<CompareSection> sections;
 };
 
 // Flattened facts that should be equal for a fair comparison: the job ("job.qd"), the
 // target, the source tool, the protocol ("protocol": "NFSv3" or "none", "protocol.server",
 // "protocol.max read") and the inventory ("host.cpu.model").
 std::vector<std::pair<std::string, std::string>> RunFacts(const RunResult& run);
+
+// Application workloads are compared at one cache state only (issue 18): a cold copy
+// beside a warm one measures the cache, not the change. BadInput naming both columns and
+// their states when the columns' app runs were not all "cold", all "warm" or all
+// "unknown"; Ok when they agree or no column holds an app run.
+Status CheckOneCacheState(const std::vector<CompareColumn>& columns);
 
 // Network runs (engine "net") have MB/s only: their IOPS and latency rows stay empty.
 Comparison Compare(const std::vector<CompareColumn>& columns, const std::optional<LineRate>& line = std::nullopt);

@@ -176,3 +176,29 @@ TEST(CompareFacts, ProtocolOptionsThatDifferAreListed) {
 
 }  // namespace
 }  // namespace nasperf
+
+namespace nasperf {
+namespace {
+
+CompareColumn AppColumn(const std::string& heading, const std::string& cache_state) {
+  RunResult r;
+  r.app = AppFigures{};
+  r.app->workload = "dir-copy";
+  r.app->cache_state = cache_state;
+  return CompareColumn{heading, {r}};
+}
+
+TEST(CompareCacheState, AppRunsOfDifferentCacheStatesAreNotSetSideBySide) {
+  EXPECT_TRUE(CheckOneCacheState({AppColumn("#1", "cold"), AppColumn("#2", "cold")}).ok());
+  EXPECT_TRUE(CheckOneCacheState({AppColumn("#1", "warm"), AppColumn("#2", "warm")}).ok());
+  Status mixed = CheckOneCacheState({AppColumn("#1", "cold"), AppColumn("#2", "cold"), AppColumn("#3", "warm")});
+  EXPECT_EQ(mixed.kind(), ErrorKind::kBadInput);
+  EXPECT_NE(mixed.message().find("#1 ran cold and #3 ran warm"), std::string::npos) << mixed.message();
+  // A state not checked is "unknown", and unknown is not cold.
+  EXPECT_FALSE(CheckOneCacheState({AppColumn("#1", "cold"), AppColumn("#2", "")}).ok());
+  // Runs that are not application workloads carry no cache state to mix.
+  EXPECT_TRUE(CheckOneCacheState({AppColumn("#1", "cold"), CompareColumn{"#2", {SeqRun("nfs", 100, 0)}}}).ok());
+}
+
+}  // namespace
+}  // namespace nasperf

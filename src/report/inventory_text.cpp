@@ -40,9 +40,15 @@ std::string WithUnit(const std::optional<T>& value, const char* unit) {
   return value ? Text(value) + " " + unit : "unknown";
 }
 
+// The bus and the rated speed are printed only when known: documents stored before they
+// were gathered lack them, and their lines stay as they were.
 std::string NicLine(const NicFacts& nic) {
-  return fmt::format("driver {}, speed {}, MTU {}, duplex {}, state {}", Text(nic.driver),
-                     WithUnit(nic.speed_mbps, "Mb/s"), Text(nic.mtu), Text(nic.duplex), Text(nic.operstate));
+  std::string line = fmt::format("driver {}, speed {}, MTU {}, duplex {}, state {}", Text(nic.driver),
+                                 WithUnit(nic.speed_mbps, "Mb/s"), Text(nic.mtu), Text(nic.duplex),
+                                 Text(nic.operstate));
+  if (nic.bus) line += ", bus " + *nic.bus;
+  if (nic.rated_mbps) line += ", rated " + WithUnit(nic.rated_mbps, "Mb/s");
+  return line;
 }
 
 std::string DeviceLine(const BlockDevice& d) {
@@ -53,6 +59,8 @@ std::string DeviceLine(const BlockDevice& d) {
                                  Text(d.name), kind, Text(d.model), Bytes(d.size_bytes), spin, Text(d.scheduler),
                                  Text(d.logical_block_bytes), Text(d.physical_block_bytes));
   if (!d.slaves.empty()) line += ", on " + Text(d.slaves);
+  if (d.controller_driver) line += ", controller " + *d.controller_driver;  // known ones only, as the NIC's bus
+  if (d.link) line += ", link " + *d.link;
   return line;
 }
 

@@ -31,16 +31,16 @@ TEST(InventoryText, FullInventoryExactly) {
       "CPU         Intel Atom D525, 4 logical / 2 physical cores, governor unknown, max clock 1800 MHz\n"
       "Memory      1.0 GiB total, unknown in page cache, 512.0 MiB available\n"
       "OS          Debian GNU/Linux 12 (bookworm), kernel 6.1.0 (x86_64)\n"
-      "NIC         eth0: driver e1000e, speed 1000 Mb/s, MTU 9000, duplex full, state up\n"
+      "NIC         eth0: driver e1000e, speed 1000 Mb/s, MTU 9000, duplex full, state up, bus pci 0000:02:00.0, rated 1000 Mb/s\n"
       "NIC         eth1: driver unknown, speed unknown, MTU 1500, duplex unknown, state unknown\n"
       "Target      /srv/pool (directory)\n"
       "File system ext4 on /dev/md0 at /srv/pool, options rw,relatime\n"
       "Space       2.0 GiB free of 4.0 GiB\n"
-      "Device      loop0 (loop of /srv/a.img): model unknown, 256.0 MiB, non-rotational, scheduler none, block 512/512 B logical/physical, on md0\n"
+      "Device      loop0 (loop of /srv/a.img): model unknown, 256.0 MiB, non-rotational, scheduler none, block 512/512 B logical/physical, on md0, controller loop\n"
       "Device      md0 (md): model unknown, 3.6 TiB, rotational unknown, scheduler unknown, block unknown/unknown B logical/physical, on sda, sdb\n"
-      "Device      sda (disk): model WDC WD40EFRX, 1000 B, rotational, scheduler mq-deadline, block 512/4096 B logical/physical\n"
+      "Device      sda (disk): model WDC WD40EFRX, 1000 B, rotational, scheduler mq-deadline, block 512/4096 B logical/physical, controller ata_piix, link SATA 3.0 Gbit/s\n"
       "RAID        md raid5, members sda, sdb, chunk 512.0 KiB, degraded devices 1\n"
-      "Network     server nas.lan (198.18.0.2) from 198.18.0.1 via veth0: driver veth, speed 10000 Mb/s, MTU 1500, duplex full, state up\n");
+      "Network     server nas.lan (198.18.0.2) from 198.18.0.1 via veth0: driver veth, speed 10000 Mb/s, MTU 1500, duplex full, state up, bus virtual\n");
 }
 
 TEST(InventoryText, PartialInventoryRendersWhatItHas) {

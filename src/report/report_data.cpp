@@ -10,6 +10,7 @@
 #include "base/units.h"
 #include "nasperf/version.h"
 #include "report/compare.h"
+#include "report/diagnosis_text.h"
 #include "model/run_json.h"
 
 namespace nasperf {
@@ -58,15 +59,38 @@ ojson SweepPoints(const ReportItem& item) {
   return points;
 }
 
+ojson Optional(const std::optional<double>& v) { return v ? ojson(*v) : ojson(nullptr); }
+
+// The waterfall chart's data: a bar per layer, the line rate and payload maximum as
+// reference lines (null: not measured).
+ojson WaterfallData(const Diagnosis& d) {
+  ojson rows = ojson::array();
+  for (const WaterfallRow& r : d.waterfall)
+    rows.push_back({{"layer", r.layer},
+                    {"what", r.what},
+                    {"mb_per_s", Optional(r.mb_per_s)},
+                    {"pct_of_line_rate", Optional(r.pct_of_line_rate)},
+                    {"pct_of_payload_max", Optional(r.pct_of_payload_max)},
+                    {"cached", r.cached},
+                    {"caps", r.caps},
+                    {"note", r.note}});
+  return {{"rows", rows},
+          {"line_rate_mbps", d.line_rate_mbps ? ojson(*d.line_rate_mbps) : ojson(nullptr)},
+          {"line_rate_mb_per_s", Optional(d.line_rate_mb_per_s)},
+          {"line_rate_source", d.line_rate_source},
+          {"payload_max_mb_per_s", Optional(d.payload_max_mb_per_s)},
+          {"end_to_end_mb_per_s", Optional(d.end_to_end_mb_per_s)},
+          {"cap_layer", d.cap_layer},
+          {"partial", d.partial}};
+}
+
 }  // namespace
 
 std::vector<ReportLine> DefaultReportLines() { return {{"100 Mbps LAN", 12.5}, {"1 GbE theoretical", 125}}; }
 
 Result<ReportLine> ParseReportLine(const std::string& text) {
   size_t eq = text.rfind('=');
-  auto bad = [&] {
-    return Status::BadInput("--line: '" + text + "' is not LABEL=MB/s (like \"PCI GbE actual=67\")");
-  };
+  auto bad = [&] { return Status::BadInput("--line: '" + text + "' is not LABEL=MB/s (like \"PCI GbE actual=67\")"); };
   if (eq == std::string::npos || eq == 0 || eq + 1 == text.size()) return bad();
   std::string number = text.substr(eq + 1);
   char* end = nullptr;
@@ -76,6 +100,7 @@ Result<ReportLine> ParseReportLine(const std::string& text) {
 }
 
 std::string ItemLabel(const ReportItem& item) {
+  if (item.diagnosis) return "diagnosis " + item.key + " " + item.diagnosis->evidence.target;
   if (item.runs.empty()) return item.key;
   const RunResult& first = item.runs.front();
   std::string default_name = item.kind == "sweep" ? "sweep" : "";
@@ -87,6 +112,8 @@ std::string ItemLabel(const ReportItem& item) {
   if (!tags.empty()) return tags;
   if (item.kind == "sweep") return item.key + " " + first.target;
   if (item.kind == "quick") return "quick #" + std::to_string(first.id) + " " + first.target;
+  // An application run's job is how it moved bytes (1 MiB requests): its workload names it.
+  if (first.app && !first.app->workload.empty()) return fmt::format("#{} {} {}", first.id, first.app->workload, first.target);
   return fmt::format("#{} {} {} Q{}T{}", first.id, ToString(first.job.rw), FormatSize(first.job.bs),
                      QueueDepthRun(first), first.job.threads);
 }
@@ -110,6 +137,11 @@ ojson BuildReportData(const std::vector<ReportItem>& items, const std::vector<Re
     if (item.sweep) {
       j["sweep"] = SweepToJson(*item.sweep);
       j["points"] = SweepPoints(item);
+    } else if (item.diagnosis) {
+      // The steps are the diagnosis's evidence, drawn as its waterfall, not as bars of
+      // their own; the table is the terminal's, so page and terminal say the same.
+      j["waterfall"] = WaterfallData(*item.diagnosis);
+      j["table"] = DiagnosisTable(*item.diagnosis);
     } else {
       for (const RunResult& r : item.runs) {
         ojson run = RunToJson(r);

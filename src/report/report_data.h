@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "model/diagnosis.h"
 #include "nasperf/result.h"
 #include "nasperf/status.h"
 #include "model/sweep_summary.h"
@@ -27,11 +28,12 @@ Result<ReportLine> ParseReportLine(const std::string& text);
 
 // What the user selected, as one unit of a chart.
 struct ReportItem {
-  std::string key;   // "s7" sweep, "q12" quick (its invocation), "r30" run, "i4" import
-  std::string kind;  // sweep, quick, run, import
+  std::string key;   // "s7" sweep, "q12" quick (its invocation), "r30" run, "i4" import, "d3" diagnosis
+  std::string kind;  // sweep, quick, run, import, diagnosis
   std::string label;
   std::vector<RunResult> runs;       // a sweep's points, or the suite's runs
   std::optional<SweepSummary> sweep;
+  std::optional<Diagnosis> diagnosis;  // a diagnosis; `runs` are its steps
 };
 
 // A short label: the name the user gave, else the tags, else what and where.

@@ -26,6 +26,19 @@ RunResult MakeRun(int64_t id, const std::string& test, AccessPattern rw, double 
   return r;
 }
 
+// An unnamed application run is named by its workload and where it ran, not by the
+// 1 MiB writes at Q1T1 its job records (issue 18: every app run is charted by `report`).
+TEST(ReportData, AnUnnamedAppRunIsLabelledByItsWorkload) {
+  RunResult run = MakeRun(8, "", AccessPattern::kWrite, 430);
+  run.target = "/srv/nas";
+  run.app = AppFigures{};
+  run.app->workload = "backup";
+  ReportItem item{"r8", "run", "", {run}, {}};
+  EXPECT_EQ(ItemLabel(item), "#8 backup /srv/nas");
+  item.runs[0].name = "nightly";
+  EXPECT_EQ(ItemLabel(item), "nightly") << "the user's name still comes first";
+}
+
 TEST(ReportData, ParsesReferenceLines) {
   Result<ReportLine> line = ParseReportLine("PCI GbE actual=67");
   ASSERT_TRUE(line.ok());

@@ -5,16 +5,56 @@
 
 #include "base/units.h"
 #include "proto/schemes.h"
+#include "report/app_text.h"
+#include "report/pacing_text.h"
+#include "report/rank_table.h"
 #include "stats/confidence.h"
 #include "report/telemetry_text.h"
+#include "workload/block_size_mix.h"
 
 namespace nasperf {
 namespace {
 
-std::string DirectionLine(const char* label, const DirectionResult& d) {
-  return fmt::format("{:<6} {:>10.2f} {:>11.0f} {:>9.1f} {:>9.1f} {:>9.1f} {:>9.1f} {:>9.1f} {:>10.1f}\n", label,
-                     d.mb_per_s, d.iops, d.lat.mean_us, d.lat.p50_us, d.lat.p90_us, d.lat.p99_us, d.lat.p999_us,
-                     d.lat.max_us);
+std::string DirectionLine(const std::string& label, const DirectionResult& d, int label_width = 6) {
+  return fmt::format("{:<{}} {:>10.2f} {:>11.0f} {:>9.1f} {:>9.1f} {:>9.1f} {:>9.1f} {:>9.1f} {:>10.1f}\n", label,
+                     label_width, d.mb_per_s, d.iops, d.lat.mean_us, d.lat.p50_us, d.lat.p90_us, d.lat.p99_us,
+                     d.lat.p999_us, d.lat.max_us);
+}
+
+// "4K", "64K", "1M": a size as a row label (bytes when not whole KiB).
+std::string ShortSize(uint64_t bytes) {
+  if (bytes && bytes % (1ull << 20) == 0) return std::to_string(bytes >> 20) + "M";
+  if (bytes && bytes % 1024 == 0) return std::to_string(bytes >> 10) + "K";
+  return std::to_string(bytes) + "B";
+}
+
+// The job's sizes and offsets as they ran: the block size, or each direction's mix; the
+// share of random I/Os when --random set it, the distribution and alignment when given.
+std::string ShapeLabel(const JobSpec& job) {
+  std::string out;
+  if (!HasBlockSizeMix(job)) {
+    out = FormatSize(job.bs);
+  } else if (job.bs_read.empty() && job.bs_write.empty()) {
+    out = "bs " + BlockSizeMixText(job.bs_split);
+  } else {
+    const BlockSizePlan plan = PlanBlockSizes(job);
+    if (DoesReads(job.rw)) out = "reads " + BlockSizeMixText(plan.read);
+    if (DoesWrites(job.rw)) out += (out.empty() ? "" : ", ") + std::string("writes ") + BlockSizeMixText(plan.write);
+  }
+  if (job.random_pct) out += fmt::format(", {} % random", *job.random_pct);
+  if (job.dist.kind != OffsetDistribution::Kind::kUniform) out += ", " + ToString(job.dist);
+  if (job.align) out += ", aligned to " + FormatSize(job.align);
+  return out;
+}
+
+// One line per size and direction of a mix, under the totals.
+std::string PerSizeLines(const RunResult& run, int label_width) {
+  std::string out;
+  for (const SizeResult& size : run.per_size) {
+    if (size.read) out += DirectionLine(ShortSize(size.bs) + " read", *size.read, label_width);
+    if (size.write) out += DirectionLine(ShortSize(size.bs) + " write", *size.write, label_width);
+  }
+  return out;
 }
 
 }  // namespace
@@ -94,29 +134,85 @@ std::string NetRunTable(const RunResult& run) {
 
 std::string RunTable(const RunResult& run) {
   if (run.engine == "net") return NetRunTable(run);
+  if (run.app) return AppRunTable(run);
   const JobSpec& job = run.job;
   // A protocol engine's library keeps no client cache: neither word would be true.
   const char* io = run.protocol ? "no client cache" : job.direct ? "direct" : "buffered";
   const uint32_t qd_run = QueueDepthRun(run);
   const std::string asked = qd_run != job.qd ? fmt::format(" (--qd {} asked)", job.qd) : "";
-  std::string out = fmt::format("{} {} QD{} T{}{} on {} — {}, {}{}, {} per thread{}\n", ToString(job.rw),
-                                FormatSize(job.bs), qd_run, job.threads, asked, run.target, run.engine, io,
+  std::string out;
+  if (!run.job_name.empty()) out += fmt::format("job {} (group {})\n", run.job_name, run.job_group);
+  out += fmt::format("{} {} QD{} T{}{} on {} — {}, {}{}, {} per thread{}\n", ToString(job.rw),
+                                ShapeLabel(job), qd_run, job.threads, asked, run.target, run.engine, io,
                                 job.fsync ? " + fsync" : "",
                                 FormatSize(job.size), run.partial ? "  [PARTIAL]" : "");
   out += ProtocolLine(run);
   out += DataLine(run);
-  out += fmt::format("{:<6} {:>10} {:>11} {:>9} {:>9} {:>9} {:>9} {:>9} {:>10}\n", "", "MB/s", "IOPS", "mean us",
-                     "p50 us", "p90 us", "p99 us", "p99.9 us", "max us");
-  if (DidIo(run.read)) out += DirectionLine("read", *run.read);
-  if (DidIo(run.write)) out += DirectionLine("write", *run.write);
+  const int label_width = run.per_size.empty() ? 6 : 10;
+  out += fmt::format("{:<{}} {:>10} {:>11} {:>9} {:>9} {:>9} {:>9} {:>9} {:>10}\n", "", label_width, "MB/s", "IOPS",
+                     "mean us", "p50 us", "p90 us", "p99 us", "p99.9 us", "max us");
+  if (DidIo(run.read)) out += DirectionLine("read", *run.read, label_width);
+  if (DidIo(run.write)) out += DirectionLine("write", *run.write, label_width);
+  out += PerSizeLines(run, label_width);
+  out += PacingText(run);
   double seconds = run.read ? run.read->seconds : run.write ? run.write->seconds : 0;
   out += fmt::format("{:.2f} s measured; CPU {:.1f} % user, {:.1f} % sys (of one core); MB/s = 10^6 B/s\n", seconds,
                      run.cpu.user_pct, run.cpu.sys_pct);
   out += RepeatsLine(run);
+  out += SteadyLine(run);
+  out += RepeatUntilLine(run);
+  out += RanksText(run);
   for (const std::string& note : run.notes) out += "note: " + note + "\n";
   if (!run.error.empty()) out += "stopped early: " + run.error + "\n";
   out += TelemetryText(run.telemetry);
   return out;
+}
+
+std::string GroupTable(const GroupTotals& t) {
+  std::string names;
+  for (const std::string& n : t.jobs) names += (names.empty() ? "" : ", ") + n;
+  std::string out = fmt::format("group {}: {} job{} ({}) started together; summed over the group's {:.2f} s window\n",
+                                t.group, t.jobs.size(), t.jobs.size() == 1 ? "" : "s", names, t.seconds);
+  out += fmt::format("{:<6} {:>10} {:>11} {:>9} {:>9} {:>9} {:>9} {:>9} {:>10}\n", "", "MB/s", "IOPS", "mean us",
+                     "p50 us", "p90 us", "p99 us", "p99.9 us", "max us");
+  // Without every run's histogram the group's percentiles are not known: dashes, not zeros.
+  auto line = [&](const char* label, const DirectionResult& d) {
+    if (t.latency_merged) return DirectionLine(label, d);
+    return fmt::format("{:<6} {:>10.2f} {:>11.0f} {:>9} {:>9} {:>9} {:>9} {:>9} {:>10}\n", label, d.mb_per_s, d.iops,
+                       "-", "-", "-", "-", "-", "-");
+  };
+  if (t.read) out += line("read", *t.read);
+  if (t.write) out += line("write", *t.write);
+  if (!t.latency_merged) out += "note: no latency: a run of the group has no stored histogram to merge\n";
+  return out;
+}
+
+std::string SteadyLine(const RunResult& run) {
+  if (!run.steady) return "";
+  const SteadyFacts& f = *run.steady;
+  const SteadyRule& rule = run.job.steady;
+  const bool iops = rule.metric == SteadyRule::Metric::kIops;
+  const std::string what = iops ? fmt::format("{:.0f} IOPS", f.mean) : fmt::format("{:.2f} MB/s", f.mean);
+  if (f.reached)
+    return fmt::format("steady: reached at {:.0f} s: the last {:g} s within {:.2f} % of their mean {} (asked {:g} %); "
+                       "stopped there\n",
+                       f.at_s, rule.window_s, f.spread_pct, what, rule.tolerance_pct);
+  if (f.mean <= 0)
+    return fmt::format("steady: not steady: --time ended before a full {:g} s window of figures\n", rule.window_s);
+  return fmt::format("steady: not steady: --time ended first; the last {:g} s spread {:.2f} % from their mean {} "
+                     "(asked {:g} %)\n",
+                     rule.window_s, f.spread_pct, what, rule.tolerance_pct);
+}
+
+std::string RepeatUntilLine(const RunResult& run) {
+  if (!run.repeat_until_met) return "";
+  const size_t repeats = run.repeats.empty() ? 1 : run.repeats.size();
+  if (*run.repeat_until_met)
+    return fmt::format("repeat-until: the 95 % interval's half-width got under {:g} % of the median after {} repeats\n",
+                       run.job.repeat_until_ci_pct, repeats);
+  return fmt::format("repeat-until: not met: the 95 % interval's half-width was still {:g} % of the median or more "
+                     "after {} repeat{} (the cap is --repeat {})\n",
+                     run.job.repeat_until_ci_pct, repeats, repeats == 1 ? "" : "s", run.job.repeat);
 }
 
 namespace {

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "nasperf/result.h"
+#include "model/group_totals.h"
 
 namespace nasperf {
 
@@ -14,6 +15,16 @@ std::string ProtocolLine(const RunResult& run);
 
 // One run: a line per direction with MB/s, IOPS and latency percentiles.
 std::string RunTable(const RunResult& run);
+
+// --steady's outcome: "steady: reached at 12 s: ..." or "steady: not steady: ..."; empty
+// when no rule was asked.
+std::string SteadyLine(const RunResult& run);
+// --repeat-until's outcome and the number of repeats it took; empty when not asked.
+std::string RepeatUntilLine(const RunResult& run);
+
+// A job file's group as one: "group all: 2 jobs (a, b) at the same time, 10.00 s window"
+// and a line per direction (summed MB/s and IOPS, latency from the merged histograms).
+std::string GroupTable(const GroupTotals& totals);
 
 // What the writes carried (pattern, stamping, zstd ratio) and the run's seed; empty for
 // an imported run without either.

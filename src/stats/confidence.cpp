@@ -51,3 +51,14 @@ RepeatSpread SummariseRepeats(const std::vector<double>& values) {
 }
 
 }  // namespace nasperf
+
+namespace nasperf {
+
+bool IntervalWithin(const std::vector<double>& values, double pct) {
+  std::optional<Interval> ci = ConfidenceInterval95(values);
+  const double median = Median(values);
+  if (!ci || !(median > 0)) return false;
+  return (ci->high - ci->low) / 2 < pct / 100 * median;
+}
+
+}  // namespace nasperf

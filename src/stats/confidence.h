@@ -28,6 +28,10 @@ struct RepeatSpread {
 RepeatSpread SummariseRepeats(const std::vector<double>& values);
 inline constexpr const char* kConfidenceMethod = "Student t on the mean";
 
+// --repeat-until: whether the 95 % interval's half-width is under `pct` % of the median;
+// false for fewer than two values or a median of 0.
+bool IntervalWithin(const std::vector<double>& values, double pct);
+
 // Two-sided 95 % Student t quantile for `dof` degrees of freedom.
 double StudentT95(int dof);
 

@@ -60,5 +60,17 @@ TEST(Confidence, RepeatSpreadFlagsNoisyRepeats) {
   EXPECT_TRUE(SummariseRepeats({0, 0, 5}).noisy);
 }
 
+// --repeat-until's test: half-width of the Student t interval against % of the median.
+TEST(Confidence, IntervalWithinComparesTheHalfWidthToTheMedian) {
+  // {100, 102}: s = 1.414, t(1) = 12.706, half-width 12.706 = 12.58 % of the median 101.
+  EXPECT_TRUE(IntervalWithin({100, 102}, 13));
+  EXPECT_FALSE(IntervalWithin({100, 102}, 12.5));
+  // Five calm repeats: s = 0.707, t(4) = 2.776, half-width 0.878 % of 100.
+  EXPECT_TRUE(IntervalWithin({100, 101, 99, 100, 100}, 1));
+  EXPECT_FALSE(IntervalWithin({100, 101, 99, 100, 100}, 0.8));
+  EXPECT_FALSE(IntervalWithin({100}, 50));    // one repeat has no interval
+  EXPECT_FALSE(IntervalWithin({0, 0}, 50));   // nothing moved: no median to be within
+}
+
 }  // namespace
 }  // namespace nasperf

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "model/diagnosis.h"
 #include "nasperf/result.h"
 #include "nasperf/status.h"
 #include "store/sqlite.h"
@@ -79,6 +80,18 @@ class ResultsStore {
   Status CheckRemovable(int64_t id, bool force = false);
   Status Remove(int64_t id, bool force = false);
 
+  // Diagnoses (`nasperf diagnose`): one stored item dN each, its steps ordinary runs
+  // tagged diagnosis=dN. Reserves the id before the first step, so the steps can carry
+  // it; until FinishDiagnosis the diagnosis is listed as partial ("ended before ...").
+  Result<int64_t> BeginDiagnosis(const std::string& started_at, const std::string& command_line,
+                                 const std::string& target);
+  // Stores `d` (d.id from BeginDiagnosis) as its document; BadInput when dN is gone.
+  Status FinishDiagnosis(const Diagnosis& d);
+  // BadInput "no diagnosis dN in DB" when absent, or naming the key of a damaged document.
+  Result<Diagnosis> LoadDiagnosis(int64_t id);
+  // Newest first.
+  Result<std::vector<Diagnosis>> ListDiagnoses();
+
  private:
   explicit ResultsStore(SqliteDb db) : db_(std::move(db)) {}
   Status InsertRun(RunResult& run, int64_t invocation_id, bool owned);
@@ -86,6 +99,7 @@ class ResultsStore {
   Status WriteRunBody(const RunResult& run);
   Status WriteTags(const RunResult& run);
   Result<RunResult> ReadRun(SqliteStatement& row, bool details);
+  Result<Diagnosis> ReadDiagnosis(SqliteStatement& row);
   SqliteDb db_;
 };
 

@@ -1,6 +1,10 @@
 // ResultsStore: reading runs back, by id or by filter.
 #include <memory>
 
+#include "model/app_json.h"
+#include "model/pacing_json.h"
+#include "model/run_extras.h"
+#include "model/cluster_json.h"
 #include "model/run_json.h"
 #include "stats/histogram.h"
 #include "store/results_store.h"
@@ -12,7 +16,7 @@ namespace {
 constexpr const char* kRunColumns =
     "id, started_at, command_line, source_tool, source_file, name, test, target, engine, partial, error, "
     "job_json, cpu_user_pct, cpu_sys_pct, notes_json, repeats_json, inventory_json, invocation_id, cached, "
-    "measured_on, telemetry_json, protocol_json";
+    "measured_on, telemetry_json, protocol_json, app_json, per_size_json";
 
 // The runs table's columns of one row (kRunColumns), without repeats_json: its bare totals
 // of old stores need the run's directions first.
@@ -34,7 +38,20 @@ Result<RunResult> RunFromRow(SqliteStatement& row) {
   if (!spec.ok()) return Status::Io("results database: run " + std::to_string(run.id) + ": " + spec.status().message());
   run.job = spec.value();
   if (job.is_object() && job.contains("data")) run.data = DataFromJson(job.at("data"));
+  if (job.is_object() && job.contains("pacing")) {
+    Result<PacingFacts> pacing = PacingFromJson(job.at("pacing"));
+    if (pacing.ok()) run.pacing = pacing.value();
+    else run.notes.push_back("the results database's pacing figures are damaged: " + pacing.status().message());
+  }
   run.qd_run = QdRunFromJson(job);  // kept inside job_json: no column, no migration
+  ReadRunExtras(job, run);
+  if (job.is_object() && job.contains("cluster")) {
+    Result<ClusterFacts> cluster = ClusterFromJson(job.at("cluster"));
+    if (cluster.ok())
+      run.cluster = std::move(cluster).value();
+    else
+      run.notes.push_back("the results database's many-clients facts are damaged: " + cluster.status().message());
+  }
   run.cpu.user_pct = row.Real(12);
   run.cpu.sys_pct = row.Real(13);
   nlohmann::json notes = nlohmann::json::parse(row.Text(14), nullptr, false);
@@ -55,6 +72,28 @@ Result<RunResult> RunFromRow(SqliteStatement& row) {
     Result<std::optional<ProtocolFacts>> facts =
         ProtocolFromJson(stored.is_discarded() ? nlohmann::ordered_json(nullptr) : stored);
     if (facts.ok()) run.protocol = std::move(facts).value();
+  }
+  if (!row.IsNull(22)) {
+    // These are the run's own figures: damaged ones are not dropped silently but named in a
+    // note, so `results show` says why an application run has no elapsed time.
+    nlohmann::json stored = nlohmann::json::parse(row.Text(22), nullptr, false);
+    Result<AppFigures> app =
+        stored.is_discarded() ? Result<AppFigures>(Status::BadInput("app: not JSON")) : AppFromJson(stored);
+    if (app.ok())
+      run.app = std::move(app).value();
+    else
+      run.notes.push_back("the results database's application figures are damaged: " + app.status().message());
+  }
+  if (!row.IsNull(23)) {
+    // The run's own figures, like app_json's: a damaged column is named, not dropped silently.
+    nlohmann::json stored = nlohmann::json::parse(row.Text(23), nullptr, false);
+    Result<std::vector<SizeResult>> sizes = stored.is_discarded()
+                                                ? Result<std::vector<SizeResult>>(Status::BadInput("not JSON"))
+                                                : PerSizeFromJson(stored);
+    if (sizes.ok())
+      run.per_size = std::move(sizes).value();
+    else
+      run.notes.push_back("the results database's per-size figures are damaged: " + sizes.status().message());
   }
   return run;
 }

@@ -1,4 +1,8 @@
 // ResultsStore: writing runs (begun, finished, or saved whole) and their tags.
+#include "model/app_json.h"
+#include "model/pacing_json.h"
+#include "model/run_extras.h"
+#include "model/cluster_json.h"
 #include "model/run_json.h"
 #include "nasperf/version.h"
 #include "stats/histogram.h"
@@ -12,11 +16,16 @@ namespace {
 
 constexpr const char* kUnfinished = "nasperf stopped before this run ended (killed or crashed)";
 
-// The job as JobToJson writes it, with the run's write data facts under "data": they
-// describe what the job wrote, and ride along without a schema change.
+// The job as JobToJson writes it, with the run's write data facts under "data" (and a
+// many-clients run's "cluster"): they describe how the job ran, and ride along without a
+// schema change.
 nlohmann::ordered_json StoredJob(const RunResult& run) {
   nlohmann::ordered_json job = JobToJson(run.job, run.engine, run.qd_run);
   if (run.data) job["data"] = DataToJson(*run.data);
+  if (run.pacing) job["pacing"] = PacingToJson(*run.pacing, run.job.threads);  // no column, no migration
+  AddRunExtras(run, job);
+  // Many clients: the ranks and their figures (model/cluster_json.h), likewise.
+  if (run.cluster) job["cluster"] = ClusterToJson(*run.cluster);
   return job;
 }
 
@@ -52,6 +61,14 @@ Status BindRunColumns(SqliteStatement& s, const RunResult& run) {
     s.BindNull(21);
   else
     s.Bind(21, ProtocolToJson(run.protocol).dump());
+  if (!run.app)
+    s.BindNull(22);
+  else
+    s.Bind(22, AppToJson(*run.app).dump());
+  if (run.per_size.empty())
+    s.BindNull(24);  // 23 is the statement's own: invocation_id or the run's id
+  else
+    s.Bind(24, PerSizeToJson(run.per_size).dump());
   return Status::Ok();
 }
 
@@ -68,11 +85,11 @@ Status ResultsStore::InsertRun(RunResult& run, int64_t invocation_id, bool owned
   Result<SqliteStatement> s = db_.Prepare(
       "INSERT INTO runs (started_at, nasperf_version, command_line, source_tool, source_file, name, test, target, "
       "engine, partial, error, job_json, cpu_user_pct, cpu_sys_pct, notes_json, repeats_json, inventory_json, "
-      "cached, measured_on, telemetry_json, protocol_json, invocation_id) "
-      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+      "cached, measured_on, telemetry_json, protocol_json, app_json, invocation_id, per_size_json) "
+      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
   if (!s.ok()) return s.status();
   BindRunColumns(s.value(), unfinished);
-  s.value().Bind(22, invocation_id);
+  s.value().Bind(23, invocation_id);
   if (Status r = s.value().Run(); !r.ok()) return r;
   run.id = db_.LastInsertId();
   run.invocation_id = invocation_id;
@@ -158,10 +175,10 @@ Status ResultsStore::FinishRun(const RunResult& run) {
         "UPDATE runs SET started_at = ?1, name = ?6, test = ?7, target = ?8, engine = ?9, partial = ?10, error = ?11, "
         "job_json = ?12, cpu_user_pct = ?13, cpu_sys_pct = ?14, notes_json = ?15, repeats_json = ?16, "
         "inventory_json = ?17, cached = ?18, measured_on = ?19, telemetry_json = ?20, protocol_json = ?21, "
-        "owner_host = NULL, owner_pid = NULL, owner_start = NULL WHERE id = ?22");
+        "app_json = ?22, per_size_json = ?24, owner_host = NULL, owner_pid = NULL, owner_start = NULL WHERE id = ?23");
     if (!s.ok()) return s.status();
     BindRunColumns(s.value(), run);
-    s.value().Bind(22, run.id);
+    s.value().Bind(23, run.id);
     if (Status r = s.value().Run(); !r.ok()) return r;
     if (db_.Changes() == 0)
       return Status::Io("results database " + path() + ": run " + std::to_string(run.id) +

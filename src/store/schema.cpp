@@ -107,6 +107,36 @@ ALTER TABLE runs ADD COLUMN owner_start TEXT;
 // rather than reading the new entries as zeros.
 constexpr const char* kMigrateV6ToV7 = "SELECT 1;";
 
+// Version 8: diagnoses (`nasperf diagnose`, issue 17). A diagnosis is one stored item, dN;
+// its steps are ordinary runs tagged diagnosis=dN. The id is reserved when the diagnosis
+// begins (so the steps can be tagged with it) and the document — DiagnosisToJson's
+// object (model/diagnosis_json.h) — is stored when it ends: NULL until then, so a
+// diagnosis killed outright is still listed, as partial.
+constexpr const char* kMigrateV7ToV8 = R"sql(
+CREATE TABLE diagnoses (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  started_at TEXT NOT NULL,
+  command_line TEXT NOT NULL,
+  target TEXT NOT NULL,
+  document TEXT,
+  partial INTEGER NOT NULL DEFAULT 1
+);
+CREATE INDEX diagnoses_by_start ON diagnoses(started_at);
+)sql";
+
+// Version 9: application workloads (`nasperf app ...`, issue 18): what one measured beyond
+// bytes — elapsed, files/s, per-operation latency, streams, the dataset — as AppToJson's
+// object (model/app_json.h). NULL for every other run.
+constexpr const char* kMigrateV8ToV9 = R"sql(
+ALTER TABLE runs ADD COLUMN app_json TEXT;
+)sql";
+
+// Version 10: the per-size figures of a block-size mix (--bs 4k/50:64k/50, issue 19) as
+// PerSizeToJson's array (model/run_json.h). NULL for a run of one block size.
+constexpr const char* kMigrateV9ToV10 = R"sql(
+ALTER TABLE runs ADD COLUMN per_size_json TEXT;
+)sql";
+
 }  // namespace
 
 const char* MigrationSql(int from) {
@@ -118,6 +148,9 @@ const char* MigrationSql(int from) {
     case 4: return kMigrateV4ToV5;
     case 5: return kMigrateV5ToV6;
     case 6: return kMigrateV6ToV7;
+    case 7: return kMigrateV7ToV8;
+    case 8: return kMigrateV8ToV9;
+    case 9: return kMigrateV9ToV10;
     default: return nullptr;
   }
 }

@@ -8,7 +8,7 @@
 namespace nasperf {
 
 inline constexpr int kApplicationId = 0x4E415350;  // "NASP"
-inline constexpr int kSchemaVersion = 7;
+inline constexpr int kSchemaVersion = 10;
 
 // The SQL that takes a database from version `from` to `from + 1` (from = 0: create v1).
 const char* MigrationSql(int from);

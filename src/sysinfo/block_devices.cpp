@@ -30,6 +30,47 @@ std::string KindOf(const std::string& dir) {
   return "disk";
 }
 
+// SCSI upper-level drivers bind the disk itself, not its controller: the walk goes past them.
+bool IsScsiUpperDriver(const std::string& driver) {
+  return driver == "sd" || driver == "sr" || driver == "st" || driver == "sg" || driver == "ses" || driver == "ch";
+}
+
+// The port number of a libata port directory ("ata3" -> "3"), or "".
+std::string AtaPortNumber(const std::string& name) {
+  if (name.size() <= 3 || name.rfind("ata", 0) != 0) return "";
+  for (size_t i = 3; i < name.size(); ++i)
+    if (name[i] < '0' || name[i] > '9') return "";
+  return name.substr(3);
+}
+
+struct Controller {
+  std::optional<std::string> driver;
+  std::optional<std::string> link;
+};
+
+// Walks up from the disk's device directory (`hardware_dir`/device) towards /sys/devices:
+// the first driver that is not a SCSI upper-level one is the controller's ("0:0:0:0" is
+// bound to sd, the PCI function above the ata port to ahci), and an "ataN" directory on the
+// way names the libata link whose negotiated speed is in /sys/class/ata_link/linkN/sata_spd.
+Controller FindController(const std::string& hardware_dir, const std::string& root) {
+  Controller out;
+  std::optional<std::string> dir = RealPath(hardware_dir + "/device");
+  const std::string top = root + "/sys/devices";
+  for (int depth = 0; dir && depth < 16 && dir->size() > top.size() && dir->rfind(top, 0) == 0; ++depth) {
+    std::string port = AtaPortNumber(BaseName(*dir));
+    if (!port.empty() && !out.link) {
+      if (std::optional<std::string> spd = ReadFirstLine(root + "/sys/class/ata_link/link" + port + "/sata_spd"))
+        out.link = ParseSataSpeed(*spd);
+    }
+    if (std::optional<std::string> driver = LinkBaseName(*dir + "/driver"); driver && !IsScsiUpperDriver(*driver)) {
+      out.driver = driver;
+      break;
+    }
+    dir = DirName(*dir);
+  }
+  return out;
+}
+
 struct Described {
   BlockDevice device;
   std::vector<std::string> lower;  // MAJ:MIN of the devices it sits on
@@ -60,6 +101,13 @@ Described Describe(const std::string& dir, const std::string& root, const FileDe
   d.logical_block_bytes = ReadInt(queue + "/logical_block_size");
   d.physical_block_bytes = ReadInt(queue + "/physical_block_size");
   d.backing_file = backing_file;
+  if (kind == "disk" || kind == "partition") {
+    Controller controller = FindController(hardware_dir, root);
+    d.controller_driver = controller.driver;
+    d.link = controller.link;
+  } else if (kind == "loop") {
+    d.controller_driver = "loop";  // no hardware: the loop driver serves it from a file
+  }
 
   if (kind == "partition") {
     if (std::optional<std::string> dev = ReadFirstLine(hardware_dir + "/dev")) out.lower.push_back(*dev);
@@ -89,6 +137,15 @@ std::optional<std::string> ParseScheduler(std::string_view text) {
   std::string word = Trim(text);
   if (word.empty() || word.find_first_of(" \t[]") != std::string::npos) return std::nullopt;
   return word;
+}
+
+std::optional<std::string> ParseSataSpeed(std::string_view text) {
+  std::string speed = Trim(text);
+  const std::string unit = " Gbps";
+  if (speed.size() <= unit.size() || speed.compare(speed.size() - unit.size(), unit.size(), unit) != 0) return std::nullopt;
+  std::string number = speed.substr(0, speed.size() - unit.size());
+  if (number.find_first_not_of("0123456789.") != std::string::npos || number.front() == '.') return std::nullopt;
+  return "SATA " + number + " Gbit/s";
 }
 
 std::vector<BlockDevice> WalkBlockDevices(const std::vector<std::string>& top, const std::string& root,

@@ -42,6 +42,8 @@ struct NicFacts {
   std::optional<int64_t> mtu;
   std::optional<std::string> duplex;     // "full" or "half"
   std::optional<std::string> operstate;  // "up", "down" ...
+  std::optional<std::string> bus;        // "pci 0000:02:00.0", "usb", "virtio", "virtual" (no device)
+  std::optional<int64_t> rated_mbps;     // the highest link speed it supports; nullopt for virtual NICs
   bool operator==(const NicFacts&) const = default;
 };
 
@@ -75,6 +77,11 @@ struct BlockDevice {
   std::optional<int64_t> physical_block_bytes;
   std::optional<std::string> backing_file;  // loop devices only
   std::vector<std::string> slaves;          // names of the devices it sits on
+  // The storage controller's driver, from the first driver up the disk's sysfs path that
+  // is not a SCSI upper-level one: "ahci", "ata_piix" (IDE/legacy mode), "nvme",
+  // "virtio_blk", "usb-storage", "uas"; "loop" for loop devices. Disks and partitions.
+  std::optional<std::string> controller_driver;
+  std::optional<std::string> link;  // "SATA 3.0 Gbit/s": the negotiated ATA link, when libata says
   bool operator==(const BlockDevice&) const = default;
 };
 

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "sysinfo/inventory.h"
+#include "sysinfo/volume_members.h"
 #include "report/inventory_text.h"
 #include "testing/loop_device.h"
 #include "testing/process.h"
@@ -100,6 +101,8 @@ TEST_F(LoopInventoryTest, Ext4OnALoopDevice) {
     EXPECT_EQ(device["slaves"][0], target["devices"][1]["name"]);
   }
   EXPECT_TRUE(target["raid"]["kind"].is_null());
+  // The volume's member is the loop device, not the disk that holds its image file.
+  EXPECT_EQ(sysinfo::VolumeMembers(*GatherInventory(mounts_[0] + "/sub").target), std::vector<std::string>{Name(loop)});
   std::string text = InventoryText(inventory);
   EXPECT_NE(text.find("ext4"), std::string::npos) << text;
   EXPECT_NE(text.find("ext4.img"), std::string::npos) << text;
@@ -143,6 +146,38 @@ TEST_F(LoopInventoryTest, BtrfsRaid1AcrossTwoLoopDevices) {
     EXPECT_EQ(target["devices"][i]["kind"], "loop");
     EXPECT_EQ(target["devices"][i]["size_bytes"], kBytes);
   }
+}
+
+// What diagnose's member tests start from: a btrfs raid0 volume names its level and both
+// members, and VolumeMembers gives both (the devices agent --allow-volume-members allows).
+TEST_F(LoopInventoryTest, BtrfsRaid0AcrossTwoLoopDevicesNamesBothMembers) {
+  if (!Have("mkfs.btrfs")) NASPERF_SKIP_OR_FAIL_IN_CI("mkfs.btrfs not installed (btrfs-progs)");
+  if (Shell("grep -qw btrfs /proc/filesystems || modprobe btrfs").exit_code != 0) {
+    NASPERF_SKIP_OR_FAIL_IN_CI("the kernel has no btrfs");
+  }
+  btrfs_ = true;
+  constexpr uint64_t kBytes = 256ull << 20;
+  std::string a = Attach("a.img", kBytes);
+  std::string b = Attach("b.img", kBytes);
+  ASSERT_FALSE(a.empty() || b.empty());
+  ShellResult mkfs = Shell("mkfs.btrfs -q -f -d raid0 -m raid1 " + a + " " + b);
+  ASSERT_EQ(mkfs.exit_code, 0) << mkfs.output;
+  ASSERT_TRUE(Mount(a, "btrfs"));
+
+  const Inventory gathered = GatherInventory(mounts_[0]);
+  const ordered_json target = InventoryToJson(gathered)["target"];
+  const ordered_json& raid = target["raid"];
+  EXPECT_EQ(raid["kind"], "btrfs") << target.dump(2);
+  EXPECT_EQ(raid["level"], "raid0");
+  EXPECT_EQ(raid["metadata_level"], "raid1");
+  std::vector<std::string> expected = {Name(a), Name(b)};
+  std::sort(expected.begin(), expected.end());
+  EXPECT_EQ(raid["members"], ordered_json(expected));
+  EXPECT_EQ(raid["degraded_devices"], 0);
+  std::vector<std::string> members = sysinfo::VolumeMembers(*gathered.target);
+  std::sort(members.begin(), members.end());
+  EXPECT_EQ(members, expected);
+  for (int i = 0; i < 2; ++i) EXPECT_EQ(target["devices"][i]["size_bytes"], kBytes);
 }
 
 }  // namespace

@@ -15,6 +15,7 @@
 #include <cstring>
 
 #include "sysinfo/mount_info.h"
+#include "sysinfo/nic_link_modes.h"
 #include "sysinfo/sysfs_read.h"
 
 namespace nasperf::sysinfo {
@@ -84,6 +85,20 @@ std::string AddressText(const sockaddr* address) {
 
 }  // namespace
 
+std::optional<std::string> NicBus(const std::string& name, const std::string& root) {
+  std::string dir = root + "/sys/class/net/" + name;
+  if (!PathExists(dir)) return std::nullopt;
+  std::optional<std::string> device = RealPath(dir + "/device");
+  if (!device) return "virtual";  // veth, bridge, bond, tun: no device behind the interface
+  std::optional<std::string> subsystem = LinkBaseName(*device + "/subsystem");
+  if (!subsystem) return std::nullopt;
+  if (*subsystem == "pci") {
+    size_t slash = device->rfind('/');
+    return "pci " + device->substr(slash + 1);
+  }
+  return subsystem;
+}
+
 NicFacts DescribeNic(const std::string& name, const std::string& root) {
   std::string dir = root + "/sys/class/net/" + name;
   std::optional<std::string> driver = LinkBaseName(dir + "/device/driver");
@@ -102,6 +117,9 @@ NicFacts DescribeNic(const std::string& name, const std::string& root) {
   nic.mtu = ReadInt(dir + "/mtu");
   nic.duplex = duplex;
   nic.operstate = operstate;
+  nic.bus = NicBus(name, root);
+  // A virtual NIC reports a nominal speed and supports no link mode: its rating is unknown.
+  if (root.empty() && nic.bus != "virtual") nic.rated_mbps = HighestLinkModeMbps(SupportedLinkModes(name));
   return nic;
 }
 

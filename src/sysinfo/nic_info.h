@@ -14,7 +14,15 @@ namespace nasperf::sysinfo {
 // ETHTOOL_GDRVINFO ioctl (unprivileged; only when `root` is ""). Link speed and duplex are
 // unknown while the link is down or the driver does not report them (virtio), operstate unknown
 // when the kernel says "unknown".
+// Also the bus (NicBus) and, on the real system only, the rated speed: the fastest link
+// mode the driver supports (ETHTOOL_GLINKSETTINGS), unknown for virtual NICs.
 NicFacts DescribeNic(const std::string& name, const std::string& root = "");
+
+// The bus the NIC sits on, from the subsystem of /sys/class/net/NAME/device: "pci
+// 0000:02:00.0" (with its address), "usb", "virtio", ...; "virtual" when the interface has no
+// device (veth, bridge, bond, tun); nullopt when there is no such interface or the device
+// names no subsystem.
+std::optional<std::string> NicBus(const std::string& name, const std::string& root = "");
 
 // Every non-loopback interface, by name.
 std::vector<NicFacts> ListNics(const std::string& root = "");

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include "sysinfo/nic_link_modes.h"
+
 #include <filesystem>
 
 #include "model/inventory_json.h"
@@ -67,6 +69,56 @@ TEST(NicInfo, LiveListLeavesOutLoopbackAndNamesEveryDriverItCan) {
     EXPECT_NE(nic["name"], "lo");
     EXPECT_TRUE(nic["mtu"].is_number_integer()) << nic.dump();
   }
+}
+
+TEST(NicInfo, BusFromTheDeviceSubsystem) {
+  testing::FakeRoot root;
+  root.Link("/sys/class/net/enp2s0/device", "/sys/devices/pci0000:00/0000:00:1c.0/0000:02:00.0");
+  root.Link("/sys/devices/pci0000:00/0000:00:1c.0/0000:02:00.0/subsystem", "/sys/bus/pci");
+  root.Link("/sys/class/net/enx0011/device", "/sys/devices/pci0000:00/0000:00:14.0/usb2/2-1/2-1:1.0");
+  root.Link("/sys/devices/pci0000:00/0000:00:14.0/usb2/2-1/2-1:1.0/subsystem", "/sys/bus/usb");
+  root.Link("/sys/class/net/eth0/device", "/sys/devices/pci0000:00/0000:00:03.0/virtio0");
+  root.Link("/sys/devices/pci0000:00/0000:00:03.0/virtio0/subsystem", "/sys/bus/virtio");
+  root.MakeDir("/sys/class/net/veth0");  // no device: virtual
+  root.Link("/sys/class/net/odd0/device", "/sys/devices/platform/odd");  // no subsystem link
+  EXPECT_EQ(NicBus("enp2s0", root.path()), "pci 0000:02:00.0");
+  EXPECT_EQ(NicBus("enx0011", root.path()), "usb");
+  EXPECT_EQ(NicBus("eth0", root.path()), "virtio");
+  EXPECT_EQ(NicBus("veth0", root.path()), "virtual");
+  EXPECT_FALSE(NicBus("odd0", root.path()).has_value());
+  EXPECT_FALSE(NicBus("gone0", root.path()).has_value());
+  NicFacts nic = DescribeNic("enp2s0", root.path());
+  EXPECT_EQ(nic.bus, "pci 0000:02:00.0");
+  EXPECT_FALSE(nic.rated_mbps.has_value());  // the ioctl is never asked about a fake root
+}
+
+TEST(NicLinkModes, HighestSupportedSpeed) {
+  // e1000e: 10/100 half and full, 1000 full, Autoneg, TP.
+  const uint32_t e1000e[] = {0x2f | 1u << 6 | 1u << 7, 0, 0};
+  EXPECT_EQ(HighestLinkModeMbps(e1000e), 1000);
+  // A PCI-era 100 Mbit NIC: 10/100 only.
+  const uint32_t rtl8139[] = {0xf | 1u << 6};
+  EXPECT_EQ(HighestLinkModeMbps(rtl8139), 100);
+  // 2.5GBASE-T is bit 47: in the second word.
+  const uint32_t igc[] = {0x2f, 1u << (47 - 32), 0};
+  EXPECT_EQ(HighestLinkModeMbps(igc), 2500);
+  // 10GBASE-T (bit 12) beats 1000 full.
+  const uint32_t ixgbe[] = {1u << 5 | 1u << 12};
+  EXPECT_EQ(HighestLinkModeMbps(ixgbe), 10000);
+  // No speed bit (veth, tun: only Autoneg/TP/Pause or nothing) is unknown, not 0.
+  const uint32_t flags_only[] = {1u << 6 | 1u << 7 | 1u << 13};
+  EXPECT_FALSE(HighestLinkModeMbps(flags_only).has_value());
+  EXPECT_FALSE(HighestLinkModeMbps({}).has_value());
+  // A bitmap too short for a high bit is read as far as it goes.
+  const uint32_t short_map[] = {0x8};
+  EXPECT_EQ(HighestLinkModeMbps(short_map), 100);
+}
+
+TEST(NicLinkModes, LoopbackAndMissingInterfacesSupportNothing) {
+  EXPECT_TRUE(SupportedLinkModes("lo").empty());
+  EXPECT_TRUE(SupportedLinkModes("nasperf-none0").empty());
+  EXPECT_TRUE(SupportedLinkModes("").empty());
+  EXPECT_TRUE(SupportedLinkModes(std::string(40, 'x')).empty());
 }
 
 TEST(NicInfo, RemoteServerOfMount) {

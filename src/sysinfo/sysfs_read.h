@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cmath>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -28,6 +29,10 @@ bool PathExists(const std::string& path);
 std::string Trim(std::string_view text);
 // Parses a whole string as a decimal integer (surrounding whitespace allowed).
 std::optional<int64_t> ParseInt(std::string_view text);
+
+// `x` rounded to 1/scale (scale 10: one decimal), for the figures a sample reports. Dividing
+// by the power of ten (not multiplying by 0.1) keeps the JSON short: 92.1, not 92.10000000000001.
+inline double RoundTo(double x, double scale) { return std::round(x * scale) / scale; }
 
 template <typename T>
 nlohmann::ordered_json OrNull(const std::optional<T>& value) {

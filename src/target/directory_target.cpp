@@ -12,6 +12,7 @@
 
 #include "base/units.h"
 #include "target/file_layout.h"
+#include "target/local_app_fs.h"
 #include "target/page_cache.h"
 
 namespace nasperf {
@@ -23,6 +24,13 @@ DirectoryTarget::DirectoryTarget(std::string path)
 
 // Each OwnFile removes its file, if it still is the one created.
 DirectoryTarget::~DirectoryTarget() = default;
+
+Result<std::unique_ptr<AppFileSystem>> DirectoryTarget::OpenAppFileSystem() {
+  if (!dir_.valid()) return ErrnoStatus("TARGET:", path_, dir_errno_, ErrorKind::kBadInput);
+  ScopedFd dir(::fcntl(dir_.get(), F_DUPFD_CLOEXEC, 0));
+  if (!dir.valid()) return ErrnoStatus("dup directory", path_, errno);
+  return OpenLocalAppFileSystemAt(std::move(dir), path_, false);
+}
 
 Result<uint32_t> DirectoryTarget::Probe(bool direct) {
   static std::atomic<uint32_t> probes{0};
@@ -78,7 +86,11 @@ Result<std::vector<WorkerFile>> DirectoryTarget::Open(const JobSpec& job) {
   if (!dir_.valid()) return ErrnoStatus("TARGET: cannot open directory", path_, dir_errno_, ErrorKind::kBadInput);
   for (uint32_t t = 0; t < job.threads; ++t) {
     if (t == files_.size()) {
-      Result<OwnFile> created = OwnFile::CreateAt(dir_.get(), path_, "t" + std::to_string(t));
+      if (!numbered_) {
+        number_ = NextOwnTargetNumber();
+        numbered_ = true;
+      }
+      Result<OwnFile> created = OwnFile::CreateAt(dir_.get(), path_, WorkerFileRole(number_, t));
       if (!created.ok()) return created.status();
       files_.push_back({std::move(created).value(), 0, 0});
     }

@@ -30,6 +30,8 @@ class DirectoryTarget final : public Target {
   Status Check(const JobSpec& job) override;
   Result<std::vector<WorkerFile>> Open(const JobSpec& job) override;
   Result<CacheDropReport> DropCache(bool system_wide) override;
+  // A workspace in this directory (target/local_app_fs.h), made relative to its descriptor.
+  Result<std::unique_ptr<AppFileSystem>> OpenAppFileSystem() override;
 
  private:
   // Creates and removes an empty probe file; returns its O_DIRECT alignment when `direct`.
@@ -44,6 +46,8 @@ class DirectoryTarget final : public Target {
     uint64_t size_bytes = 0;   // bytes reserved
   };
   std::vector<WorkerOwnFile> files_;
+  uint32_t number_ = 0;  // NextOwnTargetNumber, taken with the first file
+  bool numbered_ = false;
 };
 
 }  // namespace nasperf

@@ -12,6 +12,7 @@
 #include "target/file_layout.h"
 #include "target/holes.h"
 #include "target/page_cache.h"
+#include "target/rank_region.h"
 
 namespace nasperf {
 namespace {
@@ -22,7 +23,25 @@ bool IsOwnFile(const std::string& path) {
   return base.rfind(".nasperf-", 0) == 0;
 }
 
+constexpr uint64_t kRankAlignBytes = 4096;
+
 }  // namespace
+
+ExistingTarget::ExistingTarget(std::string path, bool is_device, uint64_t size_bytes, TargetOptions options,
+                               uint32_t block_bytes)
+    : path_(std::move(path)),
+      is_device_(is_device),
+      size_bytes_(size_bytes),
+      options_(std::move(options)),
+      align_bytes_(std::max<uint64_t>(kRankAlignBytes, block_bytes)),
+      region_{0, size_bytes} {
+  if (options_.ranks > 1) region_ = RegionOfRank(size_bytes_, options_.rank, options_.ranks, align_bytes_);
+}
+
+std::optional<RankRegion> ExistingTarget::shared_region() const {
+  if (options_.ranks <= 1) return std::nullopt;
+  return region_;
+}
 
 Status ExistingTarget::AdoptForWrites() {
   if (own_) return Status::Ok();
@@ -33,7 +52,7 @@ Status ExistingTarget::AdoptForWrites() {
 }
 
 std::optional<uint64_t> ExistingTarget::natural_size(uint32_t threads) const {
-  return size_bytes_ / (threads ? threads : 1);
+  return region_.bytes / (threads ? threads : 1);
 }
 
 bool ExistingTarget::SupportsDirect(std::string* why) {
@@ -48,6 +67,10 @@ bool ExistingTarget::SupportsDirect(std::string* why) {
 
 Status ExistingTarget::Check(const JobSpec& job) {
   if (Status s = CheckLocalEngine(job); !s.ok()) return s;
+  if (options_.ranks > 1) {
+    Result<RankRegion> mine = RankRegionOf("TARGET: " + path_, size_bytes_, options_.rank, options_.ranks, align_bytes_);
+    if (!mine.ok()) return mine.status();
+  }
   used_bytes_ = job.size * job.threads;
   if (DoesWrites(job.rw)) {
     if (is_device_) {
@@ -60,9 +83,15 @@ Status ExistingTarget::Check(const JobSpec& job) {
       return s;
     }
   }
-  if (static_cast<double>(job.size) * job.threads > static_cast<double>(size_bytes_))
+  if (static_cast<double>(job.size) * job.threads > static_cast<double>(region_.bytes)) {
+    if (options_.ranks > 1)
+      return Status::BadInput("--size: " + std::to_string(job.threads) + " x " + FormatSize(job.size) +
+                              " is more than the " + FormatSize(region_.bytes) + " each of " +
+                              std::to_string(options_.ranks) + " ranks has of the " + FormatSize(size_bytes_) + " of " +
+                              path_);
     return Status::BadInput("--size: " + std::to_string(job.threads) + " x " + FormatSize(job.size) + " is more than the " +
                             FormatSize(size_bytes_) + " of " + path_);
+  }
   Result<ScopedFd> fd = OpenRegion(job);
   if (!fd.ok()) {
     if (job.direct && fd.status().err() == EINVAL)
@@ -74,7 +103,7 @@ Status ExistingTarget::Check(const JobSpec& job) {
 }
 
 Result<CacheDropReport> ExistingTarget::DropCache(bool system_wide) {
-  return DropFromPageCache(path_, std::min(used_bytes_, size_bytes_), system_wide);
+  return DropFromPageCache(path_, std::min(region_.offset_bytes + used_bytes_, size_bytes_), system_wide);
 }
 
 Result<ScopedFd> ExistingTarget::OpenRegion(const JobSpec& job) {
@@ -93,8 +122,8 @@ std::string ExistingTarget::ReadHoleWarning(const JobSpec& job) {
   if (is_device_) return DeviceMayHaveHolesWarning(path_);
   ScopedFd fd(::open(path_.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW));
   if (!fd.valid()) return "";
-  const uint64_t length = std::min(job.size * job.threads, size_bytes_);
-  Result<bool> holes = RegionHasHoles(fd.get(), 0, length);
+  const uint64_t length = std::min(job.size * job.threads, region_.bytes);
+  Result<bool> holes = RegionHasHoles(fd.get(), region_.offset_bytes, length);
   return holes.ok() && holes.value() ? FileHolesWarning(path_, length) : "";
 }
 
@@ -104,7 +133,7 @@ Result<std::vector<WorkerFile>> ExistingTarget::Open(const JobSpec& job) {
   for (uint32_t t = 0; t < job.threads; ++t) {
     Result<ScopedFd> fd = OpenRegion(job);
     if (!fd.ok()) return fd.status();
-    out.push_back(WorkerFile{std::move(fd).value(), job.size * t, job.size, nullptr});
+    out.push_back(WorkerFile{std::move(fd).value(), region_.offset_bytes + job.size * t, job.size, nullptr});
   }
   return out;
 }

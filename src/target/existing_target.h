@@ -14,8 +14,9 @@ namespace nasperf {
 
 class ExistingTarget final : public Target {
  public:
-  ExistingTarget(std::string path, bool is_device, uint64_t size_bytes, TargetOptions options)
-      : path_(std::move(path)), is_device_(is_device), size_bytes_(size_bytes), options_(std::move(options)) {}
+  // `block_bytes`: a device's physical block (files: 0); rank regions (options.ranks > 1)
+  // start on a multiple of it, and of 4 KiB.
+  ExistingTarget(std::string path, bool is_device, uint64_t size_bytes, TargetOptions options, uint32_t block_bytes = 0);
   std::string description() const override { return path_; }
   std::optional<uint64_t> natural_size(uint32_t threads) const override;
   bool SupportsDirect(std::string* why) override;
@@ -26,6 +27,7 @@ class ExistingTarget final : public Target {
   // A file: whether SEEK_HOLE finds a hole in the region read; a device: that it cannot
   // be known.
   std::string ReadHoleWarning(const JobSpec& job) override;
+  std::optional<RankRegion> shared_region() const override;
 
  private:
   // Takes over the .nasperf-* file for writing (once), or says why it is not nasperf's.
@@ -37,8 +39,11 @@ class ExistingTarget final : public Target {
   bool is_device_;
   uint64_t size_bytes_;
   TargetOptions options_;
-  uint64_t used_bytes_ = 0;
-  std::optional<OwnFile> own_;  // a write job's file, proved nasperf's; never removed  // the region the last job touched, where residency is checked
+  uint64_t align_bytes_;  // rank regions start on multiples of it
+  // What this process may use: all of it, or its rank's region (options_.ranks > 1).
+  RankRegion region_;
+  uint64_t used_bytes_ = 0;  // the region the last job touched, where residency is checked
+  std::optional<OwnFile> own_;  // a write job's file, proved nasperf's; never removed
 };
 
 }  // namespace nasperf

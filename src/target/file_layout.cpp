@@ -12,6 +12,7 @@
 
 #include "base/units.h"
 #include "base/signals.h"
+#include "workload/block_size_mix.h"
 #include "workload/buffers.h"
 #include "workload/run_seed.h"
 
@@ -89,6 +90,11 @@ Status CheckDirectAlignment(const JobSpec& job, uint32_t alignment, const std::s
   if (job.bs % alignment != 0)
     return Status::BadInput("--bs: " + std::to_string(job.bs) + " B is not a multiple of the " +
                             std::to_string(alignment) + " B logical block size that --direct needs on " + where);
+  // A mix's sizes are all multiples of its alignment (validated): checking that is enough.
+  if (const uint64_t step = AlignmentBytes(job); (HasBlockSizeMix(job) || job.align) && step % alignment != 0)
+    return Status::BadInput(std::string(job.align ? "--align: " : "--bs: the mix's smallest size, ") +
+                            std::to_string(step) + " B, is not a multiple of the " + std::to_string(alignment) +
+                            " B logical block size that --direct needs on " + where);
   if (job.size < alignment)
     return Status::BadInput("--size: smaller than the " + std::to_string(alignment) + " B block --direct needs");
   return Status::Ok();

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -86,9 +87,27 @@ const std::string& FileNameHost() {
   return host;
 }
 
+namespace {
+// Set once, before any file is made, by a rank of many (SetOwnFileRank); -1: one process.
+int own_file_rank = -1;
+}  // namespace
+
+void SetOwnFileRank(int rank) { own_file_rank = rank; }
+
 std::string OwnFileName(std::string_view role, std::string_view extension) {
-  return std::string(kPrefix) + FileNameHost() + "-" + std::to_string(::getpid()) + "-" + RunNonce() + "-" +
+  const std::string rank = own_file_rank >= 0 ? "r" + std::to_string(own_file_rank) : "";
+  return std::string(kPrefix) + FileNameHost() + "-" + std::to_string(::getpid()) + "-" + RunNonce() + "-" + rank +
          std::string(role) + "." + std::string(extension);
+}
+
+uint32_t NextOwnTargetNumber() {
+  static std::atomic<uint32_t> next{0};
+  return next.fetch_add(1, std::memory_order_relaxed);
+}
+
+std::string WorkerFileRole(uint32_t target_number, uint32_t thread) {
+  std::string role = "t" + std::to_string(thread);
+  return target_number == 0 ? role : "j" + std::to_string(target_number) + role;
 }
 
 std::optional<OwnFileNameParts> ParseOwnFileName(std::string_view name) {

@@ -27,6 +27,17 @@ const std::string& FileNameHost();
 // ".nasperf-<host>-<pid>-<nonce>-<role>.<extension>". `role` and `extension`: letters and
 // digits only ("t0", "sweep", "probe3"; "dat", "tmp"), so the name parses back.
 std::string OwnFileName(std::string_view role, std::string_view extension = "dat");
+// Under mpirun: every later OwnFileName's role starts with "r<rank>" (".nasperf-host-pid-
+// nonce-r3t0.dat"), so a rank's files say whose they are. Call once, before any file is
+// made; not thread-safe.
+void SetOwnFileRank(int rank);
+
+// The role of a worker thread's file: "t<thread>" for the first target this process makes
+// files for, "j<N>t<thread>" for the N-th after it. A job file runs several targets in one
+// process, on one directory perhaps: each takes its number once (NextOwnTargetNumber) so
+// their names cannot collide (O_EXCL would refuse the second, "File exists").
+uint32_t NextOwnTargetNumber();
+std::string WorkerFileRole(uint32_t target_number, uint32_t thread);
 
 struct OwnFileNameParts {
   std::string host;

@@ -1,7 +1,9 @@
 // A test clock for the runner (base/clock.h): time moves only when the runner sleeps on
 // it, by exactly what it asked, up to a limit the test sets, where it stands still (and
-// the runner's waits become short real sleeps) until the test moves it on. So a test of
-// the runner's own phase logic runs in no wall time and sees exact times.
+// the runner's waits become short real sleeps) until the test moves it on — or when a
+// test engine advances it by what each of its I/Os takes. The runner hands it to its
+// workers, so the ramp, the deadline and every latency are on it too: a test of the
+// runner's phase logic runs in no wall time and sees exact times.
 #pragma once
 
 #include <atomic>
@@ -15,8 +17,8 @@ namespace nasperf::testing {
 
 class FakeClock final : public Clock {
  public:
-  // Starts at `start_ns` (the monotonic now by default, so the phase times the runner
-  // hands its workers are not in their future), and stops at `limit_ns` after it.
+  // Starts at `start_ns` and stops at `limit_ns` after it (0: the runner's sleeps never
+  // move it; only AdvanceNs does).
   explicit FakeClock(uint64_t limit_ns = UINT64_MAX, uint64_t start_ns = MonotonicNs())
       : start_ns_(start_ns), now_ns_(start_ns), limit_ns_(limit_ns) {}
 
@@ -30,6 +32,8 @@ class FakeClock final : public Clock {
     }
     now_ns_.store(std::min(now + ns, limit), std::memory_order_release);
   }
+  // Moves time on by `ns` whatever the limit: for a test engine whose I/Os take fake time.
+  void AdvanceNs(uint64_t ns) { now_ns_.fetch_add(ns, std::memory_order_acq_rel); }
   // Nanoseconds since the start.
   uint64_t ElapsedNs() { return NowNs() - start_ns_; }
   uint64_t start_ns() const { return start_ns_; }

@@ -15,6 +15,7 @@
 #include "core/runner.h"
 #include "nasperf/engine.h"
 #include "base/clock.h"
+#include "testing/ready_queue.h"
 
 namespace nasperf::testing {
 
@@ -43,12 +44,7 @@ class FixedServiceEngine final : public Engine {
     return requests.size();
   }
   Result<size_t> reap(std::span<IoCompletion> out, size_t, std::chrono::microseconds) override {
-    size_t n = std::min(out.size(), ready_.size());
-    for (size_t i = 0; i < n; ++i) {
-      out[i] = ready_.front();
-      ready_.pop_front();
-    }
-    return n;
+    return testing::TakeReady(ready_, out);
   }
   Status sync() override { return Status::Ok(); }
   void close() override {}

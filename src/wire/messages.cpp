@@ -147,10 +147,33 @@ Result<SweepStartMsg> DecodeSweepStart(const json& j) {
   return m;
 }
 
+Result<AppStartMsg> DecodeAppStart(const json& j) {
+  if (!j.is_object()) return Status::BadInput("JobStart: suite \"app\" needs an \"app\" object");
+  Fields f(j, "JobStart: app");
+  AppStartMsg m;
+  m.workload = f.String("workload", kMaxWordBytes, true);
+  if (!f.ok()) return f.status();
+  const auto options = j.find("options");
+  if (options == j.end()) return m;
+  if (!options->is_array() || options->size() > kMaxAppOptions)
+    return Status::BadInput(fmt::format("JobStart: app: \"options\" must be an array of at most {} pairs", kMaxAppOptions));
+  for (const json& pair : *options) {
+    if (!pair.is_array() || pair.size() != 2 || !pair[0].is_string() || !pair[1].is_string() ||
+        pair[0].get_ref<const std::string&>().size() > kMaxWordBytes ||
+        pair[1].get_ref<const std::string&>().size() > kMaxDirBytes)
+      return Status::BadInput(fmt::format(
+          "JobStart: app: each option must be [name, value]: strings of at most {} and {} bytes", kMaxWordBytes,
+          kMaxDirBytes));
+    m.options.emplace_back(pair[0].get<std::string>(), pair[1].get<std::string>());
+  }
+  return m;
+}
+
 Result<JobStartMsg> DecodeJobStart(const json& p) {
   Fields f(p, "JobStart");
   JobStartMsg m;
-  if (!f.Has("job")) return Status::BadInput("JobStart: missing \"job\" object");
+  const bool app = p.value("suite", json()) == "app";
+  if (!f.Has("job") && !app) return Status::BadInput("JobStart: missing \"job\" object");
   m.dir = f.String("dir", kMaxDirBytes, false, ".");
   m.name = f.String("name", kMaxNameBytes, false);
   std::string suite = f.String("suite", kMaxWordBytes, false, "run");
@@ -158,9 +181,15 @@ Result<JobStartMsg> DecodeJobStart(const json& p) {
   m.direct_fallback = f.Bool("direct_fallback", false);
   m.check = f.Bool("check", false);
   if (!f.ok()) return f.status();
-  if (suite != "run" && suite != "sweep")
-    return Status::BadInput("JobStart: suite \"" + suite + "\" is not supported (only \"run\" and \"sweep\")");
+  if (suite != "run" && suite != "sweep" && suite != "app")
+    return Status::BadInput("JobStart: suite \"" + suite + "\" is not supported (only \"run\", \"sweep\" and \"app\")");
   m.suite = suite;
+  if (app) {
+    Result<AppStartMsg> start = DecodeAppStart(p.contains("app") ? p.at("app") : json());
+    if (!start.ok()) return start.status();
+    m.app = std::move(start).value();
+    if (!f.Has("job")) return m;  // the workload's own options say what it does
+  }
   if (suite == "sweep") {
     Result<SweepStartMsg> sweep = DecodeSweepStart(p.contains("sweep") ? p.at("sweep") : json());
     if (!sweep.ok()) return sweep.status();

@@ -52,9 +52,19 @@ struct SweepStartMsg {
 };
 inline constexpr size_t kMaxSweepRecords = 64;
 
+// suite "app": one application workload (`nasperf app NAME`) run on the agent's own
+// directories. Options are the subcommand's own, by long name without dashes, each value
+// as typed ("" for a flag); the agent checks every one against its list for NAME.
+struct AppStartMsg {
+  std::string workload;  // "file-copy", "dir-copy", "backup", "restore", "video", ...
+  std::vector<std::pair<std::string, std::string>> options;
+};
+inline constexpr size_t kMaxAppOptions = 32;
+
 struct JobStartMsg {
-  std::string suite = "run";  // "run" | "sweep"
+  std::string suite = "run";  // "run" | "sweep" | "app"
   SweepStartMsg sweep;        // suite "sweep" only
+  AppStartMsg app;            // suite "app" only (its "job" is then optional)
   JobSpec job;  // validated (JobSpec::Validate), repeat applied
   std::string dir = ".";
   std::string name;

@@ -1,5 +1,9 @@
 // IscsiTarget: URL, capacity, the destructive-write guard and per-thread LUN regions.
 #include "proto/iscsi/iscsi_target.h"
+
+#include <algorithm>
+
+#include "target/rank_region.h"
 #include "proto/iscsi/iscsi_engine.h"
 
 #include "base/units.h"
@@ -31,9 +35,31 @@ Status IscsiTarget::Connect() const {
   return Status::Ok();
 }
 
+Result<RankRegion> LunRegion(const std::string& lun, uint64_t size_bytes, uint32_t block_bytes, uint32_t rank,
+                             uint32_t ranks) {
+  if (ranks <= 1) return RankRegion{0, size_bytes};
+  // Regions start on whole blocks of at least 4 KiB, as ranks' regions of a local device do.
+  const uint64_t block = std::max<uint32_t>(block_bytes, 1);
+  const uint64_t align = block * ((4096 + block - 1) / block);
+  return RankRegionOf("TARGET: " + lun, size_bytes, rank, ranks, align);
+}
+
+Result<RankRegion> IscsiTarget::Region() const {
+  return LunRegion(url_.display(), session_->size_bytes(), session_->block_bytes(), options_.rank, options_.ranks);
+}
+
+std::optional<RankRegion> IscsiTarget::shared_region() const {
+  if (options_.ranks <= 1 || !Connect().ok()) return std::nullopt;
+  Result<RankRegion> region = Region();
+  if (!region.ok()) return std::nullopt;
+  return region.value();
+}
+
 std::optional<uint64_t> IscsiTarget::natural_size(uint32_t threads) const {
   if (!Connect().ok() || threads == 0) return std::nullopt;
-  uint64_t share = session_->size_bytes() / threads;
+  Result<RankRegion> region = Region();
+  if (!region.ok()) return std::nullopt;
+  uint64_t share = region.value().bytes / threads;
   return share - share % session_->block_bytes();
 }
 
@@ -59,6 +85,13 @@ Status IscsiTarget::Check(const JobSpec& job) {
                             std::to_string(block) + " B block");
   if (job.size % block != 0)
     return Status::BadInput("--size: not a multiple of the LUN's " + std::to_string(block) + " B block");
+  Result<RankRegion> region = Region();
+  if (!region.ok()) return region.status();
+  if (options_.ranks > 1 && job.size * job.threads > region.value().bytes)
+    return Status::BadInput("--size: " + std::to_string(job.threads) + " x " + FormatSize(job.size) +
+                            " is more than the " + FormatSize(region.value().bytes) + " each of " +
+                            std::to_string(options_.ranks) + " ranks has of the " +
+                            FormatSize(session_->size_bytes()) + " LUN");
   if (job.size * job.threads > session_->size_bytes())
     return Status::BadInput("--size: " + std::to_string(job.threads) + " x " + FormatSize(job.size) +
                             " goes past the end of the " + FormatSize(session_->size_bytes()) + " LUN");
@@ -81,6 +114,8 @@ std::optional<ProtocolFacts> IscsiTarget::protocol_facts() const {
 
 Result<std::vector<WorkerFile>> IscsiTarget::Open(const JobSpec& job) {
   if (Status s = Connect(); !s.ok()) return s;
+  Result<RankRegion> region = Region();
+  if (!region.ok()) return region.status();
   std::vector<WorkerFile> out;
   for (uint32_t t = 0; t < job.threads; ++t) {
     auto remote = std::make_shared<RemoteFile>();
@@ -91,8 +126,8 @@ Result<std::vector<WorkerFile>> IscsiTarget::Open(const JobSpec& job) {
     remote->connect_timeout_ms = options_.connect_timeout_ms;
     remote->user = options_.user;
     remote->password = options_.password;
-    // Each thread its own region, like threads on a local device.
-    out.push_back(WorkerFile{ScopedFd(), t * job.size, job.size, std::move(remote)});
+    // Each thread its own region of this rank's, like threads on a local device.
+    out.push_back(WorkerFile{ScopedFd(), region.value().offset_bytes + t * job.size, job.size, std::move(remote)});
   }
   return out;
 }

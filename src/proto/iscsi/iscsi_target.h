@@ -13,6 +13,11 @@
 
 namespace nasperf {
 
+// Rank `rank` of `ranks`'s region of a LUN of `size_bytes` (all of it for one process), in
+// whole blocks of at least 4 KiB; BadInput naming `lun` when the LUN is too small to share.
+Result<RankRegion> LunRegion(const std::string& lun, uint64_t size_bytes, uint32_t block_bytes, uint32_t rank,
+                             uint32_t ranks);
+
 class IscsiTarget final : public Target {
  public:
   IscsiTarget(ProtocolUrl url, std::string iqn, int lun, const TargetOptions& options)
@@ -38,11 +43,16 @@ class IscsiTarget final : public Target {
     return DoesReads(job.rw) ? DeviceMayHaveHolesWarning("the LUN " + url_.display()) : "";
   }
 
+  // Under mpirun each rank its own region of the LUN; nullopt for one process.
+  std::optional<RankRegion> shared_region() const override;
+
   // Parses iscsi://HOST[:PORT]/IQN/LUN; bad URLs are BadInput.
   static Result<std::unique_ptr<Target>> Make(const ProtocolUrl& url, const TargetOptions& options);
 
  private:
   Status Connect() const;
+  // This process's part of the logged-in LUN: all of it, or its rank's region.
+  Result<RankRegion> Region() const;
 
   ProtocolUrl url_;
   std::string iqn_;

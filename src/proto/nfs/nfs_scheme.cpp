@@ -1,5 +1,6 @@
 // The NFS row's code (proto/schemes.h): its target and its engine; nasperf_provide_nfs is
 // the plugin's entry point.
+#include "proto/nfs/nfs_app_fs.h"
 #include "proto/nfs/nfs_engine.h"
 #include "proto/nfs/nfs_target.h"
 #include "proto/schemes.h"
@@ -17,5 +18,5 @@ Result<std::unique_ptr<Engine>> MakeNfsEngine() { return std::unique_ptr<Engine>
 }  // namespace nasperf
 
 extern "C" void nasperf_provide_nfs() {
-  nasperf::ProvideSchemeCode("nfs", {&nasperf::MakeNfsTarget, &nasperf::MakeNfsEngine, nullptr});
+  nasperf::ProvideSchemeCode("nfs", {&nasperf::MakeNfsTarget, &nasperf::MakeNfsEngine, nullptr, &nasperf::MakeNfsAppFs});
 }

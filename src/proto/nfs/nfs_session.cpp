@@ -4,6 +4,7 @@
 #include <nfsc/libnfs.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <mutex>
 #include <vector>
@@ -89,14 +90,29 @@ Result<NfsLocation> MountNfsUrl(const ProtocolUrl& url, uint32_t timeout_ms) {
   return first_failure;
 }
 
+std::string NfsErrorDetail(const std::string& libnfs_text, int err) {
+  std::string out;
+  for (unsigned char c : libnfs_text) {
+    if (c >= 0x20 && c < 0x7f) {
+      out += static_cast<char>(c);
+    } else if (out.size() < 200) {
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "\\x%02X", c);
+      out += hex;
+    }
+  }
+  if (err > 0) out += std::string(" (") + std::strerror(err) + ")";
+  return out;
+}
+
 Status NfsStatus(const NfsSession& session, const std::string& what, const std::string& path, int result) {
   // Name the server: a path inside the export alone does not say where the failure was.
   std::string where = path.find("://") == std::string::npos ? session.origin() + path : path;
+  int err = result < 0 ? -result : EIO;
   std::string detail = session.LastError();
   // libnfs's synchronous calls report a dead connection only as "nfs_service failed".
   if (detail == "nfs_service failed") detail = "connection to the server failed (" + detail + ")";
-  std::string message = "nfs: " + what + " " + where + ": " + detail;
-  int err = result < 0 ? -result : EIO;
+  std::string message = "nfs: " + what + " " + where + ": " + NfsErrorDetail(detail, result < 0 ? err : 0);
   if (err == ENOENT || err == EACCES || err == EPERM || err == ENOTDIR || err == EEXIST || err == EROFS)
     return Status::BadInput(message);
   return Status::Io(message, err);

@@ -46,4 +46,9 @@ Result<NfsLocation> MountNfsUrl(const ProtocolUrl& url, uint32_t timeout_ms);
 // "-errno from libnfs" as a Status naming the operation and path.
 Status NfsStatus(const NfsSession& session, const std::string& what, const std::string& path, int result);
 
+// libnfs's error text made fit for one line, with the errno's own words after it: libnfs
+// 4.0's async write callback formats its error code as a string ("pwrite call failed
+// with \"\x1C\"" for ENOSPC, 28), so its text alone can be garbage. `err` 0: none known.
+std::string NfsErrorDetail(const std::string& libnfs_text, int err);
+
 }  // namespace nasperf

@@ -73,7 +73,7 @@ Status NfsTarget::CreateFile(uint32_t thread) {
   std::string dir = location_->directory == "/" ? "" : location_->directory;
   // A run-unique name (target/own_file.h), created with O_EXCL: another client's file of
   // the same directory is never opened, and only files_ is ever removed.
-  std::string path = dir + "/" + OwnFileName("t" + std::to_string(thread));
+  std::string path = dir + "/" + OwnFileName(WorkerFileRole(number_, thread));
   nfsfh* fh = nullptr;
   if (int rc = nfs_open2(location_->session.get(), path.c_str(), O_CREAT | O_EXCL | O_WRONLY, 0600, &fh); rc != 0)
     return NfsStatus(location_->session, "create", path, rc);

@@ -11,6 +11,7 @@
 #include "proto/nfs/nfs_session.h"
 #include "proto/url.h"
 #include "core/target.h"
+#include "target/own_file.h"
 
 namespace nasperf {
 
@@ -51,6 +52,7 @@ class NfsTarget final : public SweepableTarget {
     uint64_t data_bytes = 0;   // bytes written with real data
   };
   std::vector<OwnFile> files_;
+  uint32_t number_ = NextOwnTargetNumber();  // its files' names differ from other targets' (own_file.h)
 };
 
 }  // namespace nasperf

@@ -5,6 +5,7 @@
 #include <csignal>
 
 #include "proto/schemes.h"
+#include "proto/smb/smb_app_fs.h"
 #include "proto/smb/smb_engine.h"
 #include "proto/smb/smb_io_helper.h"
 #include "proto/smb/smb_target.h"
@@ -34,5 +35,6 @@ int RunSmbHelperCommand() {
 }  // namespace nasperf
 
 extern "C" void nasperf_provide_smb() {
-  nasperf::ProvideSchemeCode("smb", {&nasperf::MakeSmbTarget, &nasperf::MakeSmbEngine, &nasperf::RunSmbHelperCommand});
+  nasperf::ProvideSchemeCode("smb", {&nasperf::MakeSmbTarget, &nasperf::MakeSmbEngine, &nasperf::RunSmbHelperCommand,
+                                     &nasperf::MakeSmbAppFs});
 }

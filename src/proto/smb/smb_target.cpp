@@ -129,7 +129,7 @@ Result<std::vector<WorkerFile>> SmbTarget::Open(const JobSpec& job) {
 Status SmbTarget::CreateFile(uint32_t thread) {
   // A run-unique name (target/own_file.h), created with O_EXCL: another client's file of
   // the same directory is never opened, and only files_ is ever removed.
-  std::string path = directory_ + "/" + OwnFileName("t" + std::to_string(thread));
+  std::string path = directory_ + "/" + OwnFileName(WorkerFileRole(number_, thread));
   Result<_SMBCFILE*> file = session_->Open(path, O_CREAT | O_EXCL | O_WRONLY, 0600);
   if (!file.ok()) return file.status();
   files_.push_back({path, 0});

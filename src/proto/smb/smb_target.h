@@ -12,6 +12,7 @@
 #include "proto/smb/smb_session.h"
 #include "proto/url.h"
 #include "core/target.h"
+#include "target/own_file.h"
 
 namespace nasperf {
 
@@ -58,6 +59,7 @@ class SmbTarget final : public SweepableTarget {
     uint64_t data_bytes = 0;
   };
   std::vector<OwnFile> files_;
+  uint32_t number_ = NextOwnTargetNumber();  // its files' names differ from other targets' (own_file.h)
   uint32_t threads_ = 1;  // of the last job checked: one connection each
 };
 

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "sysinfo/sysfs_read.h"
+#include "sysinfo/telemetry/cgroup_cpu.h"
 #include "sysinfo/telemetry/proc_parsers.h"
 #include "sysinfo/telemetry/sensors_reader.h"
 
@@ -16,9 +17,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 using Json = nlohmann::ordered_json;
-
-// Dividing by a power of ten (not multiplying by 0.1) keeps the JSON short: 92.1, not 92.10000000000001.
-double Round(double x, double scale) { return std::round(x * scale) / scale; }
 
 // Names an interrupt line may start with, mapped to the network interface: the interface
 // itself and the device behind it when that is a virtio device ("virtio2" -> "eth0").
@@ -45,12 +43,15 @@ struct TelemetrySampler::State {
   std::vector<std::string> whole_disks;
   bool read_sensors = false;
   std::set<std::string> sensor_chips;
+  std::optional<CgroupCpuFiles> cgroup_files;  // the sampler's own cgroup, found at Start
+  CgroupCpuReading cgroup;
 
   void Read(const std::string& proc_root) {
     last_at = Clock::now();
     cpus = ParseProcStat(ReadFileText(proc_root + "/stat").value_or(""));
     interrupts = ParseInterrupts(ReadFileText(proc_root + "/interrupts").value_or(""));
     disks = ParseDiskStats(ReadFileText(proc_root + "/diskstats").value_or(""));
+    if (cgroup_files) cgroup = ReadCgroupCpu(*cgroup_files);
   }
 };
 
@@ -67,6 +68,9 @@ void TelemetrySampler::Start(std::function<void(const nlohmann::ordered_json& sa
   state_ = std::make_unique<State>();
   state_->nics = NicAliases(sys_root_);
   state_->whole_disks = ListDir(sys_root_ + "/block");
+  // The agent runs beside the NAS's services (in their container, or the lab's cgroup):
+  // that cgroup's quota and throttling are the NAS's CPU limit, which /proc/stat cannot show.
+  state_->cgroup_files = FindCgroupCpu(proc_root_, sys_root_);
   // libsensors always reads the real /sys; a fake tree (tests) has no sensors.
   state_->read_sensors = sys_root_ == "/sys";
   state_->Read(proc_root_);
@@ -105,18 +109,28 @@ namespace {
 Json CpusJson(const std::vector<CpuTicks>& before, const std::vector<CpuTicks>& after) {
   Json cpus = Json::array();
   for (const CpuPercent& c : CpuDeltas(before, after))
-    cpus.push_back({{"cpu", c.cpu}, {"busy_pct", Round(c.busy, 10)}, {"user_pct", Round(c.user, 10)},
-                    {"system_pct", Round(c.system, 10)}, {"irq_pct", Round(c.irq, 10)},
-                    {"softirq_pct", Round(c.softirq, 10)}, {"iowait_pct", Round(c.iowait, 10)},
-                    {"idle_pct", Round(c.idle, 10)}});
+    cpus.push_back({{"cpu", c.cpu}, {"busy_pct", RoundTo(c.busy, 10)}, {"user_pct", RoundTo(c.user, 10)},
+                    {"system_pct", RoundTo(c.system, 10)}, {"irq_pct", RoundTo(c.irq, 10)},
+                    {"softirq_pct", RoundTo(c.softirq, 10)}, {"iowait_pct", RoundTo(c.iowait, 10)},
+                    {"idle_pct", RoundTo(c.idle, 10)}});
   return cpus;
 }
 
+// Which CPUs interrupt line `irq` may land on, from /proc/irq/N/: read at every sample,
+// since irqbalance or an administrator may move it during a run. Null when unreadable
+// (an older kernel, a line gone) or `irq` is not a number.
+void AddAffinity(const std::string& proc_root, const std::string& irq, Json* entry) {
+  bool numeric = !irq.empty() && irq.find_first_not_of("0123456789") == std::string::npos;
+  std::string dir = proc_root + "/irq/" + irq;
+  (*entry)["smp_affinity"] = OrNull(numeric ? ReadFirstLine(dir + "/smp_affinity") : std::nullopt);
+  (*entry)["smp_affinity_list"] = OrNull(numeric ? ReadFirstLine(dir + "/smp_affinity_list") : std::nullopt);
+}
+
 // The NIC and disk-controller lines that took interrupts in the interval, per CPU per
-// second. A CPU going on or off line between two readings changes the columns, and that
-// interval's interrupts are left out.
+// second, with their affinity. A CPU going on or off line between two readings changes the
+// columns, and that interval's interrupts are left out.
 Json InterruptsJson(const Interrupts& before, const Interrupts& after, const std::map<std::string, std::string>& nics,
-                    double interval_s) {
+                    double interval_s, const std::string& proc_root) {
   Json irqs = Json::array();
   if (before.cpus != after.cpus || interval_s <= 0) return irqs;
   for (const IrqLine& line : after.lines) {
@@ -130,11 +144,13 @@ Json InterruptsJson(const Interrupts& before, const Interrupts& after, const std
     for (size_t i = 0; i < line.per_cpu.size(); ++i) {
       uint64_t d = line.per_cpu[i] > old->per_cpu[i] ? line.per_cpu[i] - old->per_cpu[i] : 0;
       any = any || d > 0;
-      per_s.push_back(Round(static_cast<double>(d) / interval_s, 10));
+      per_s.push_back(RoundTo(static_cast<double>(d) / interval_s, 10));
     }
     if (!any) continue;  // quiet lines would only fill the database
-    irqs.push_back({{"irq", line.irq}, {"name", line.name}, {"kind", IrqKindName(cls.kind)},
-                    {"device", cls.device}, {"per_cpu_per_s", std::move(per_s)}});
+    Json entry = {{"irq", line.irq}, {"name", line.name}, {"kind", IrqKindName(cls.kind)},
+                  {"device", cls.device}, {"per_cpu_per_s", std::move(per_s)}};
+    AddAffinity(proc_root, line.irq, &entry);
+    irqs.push_back(std::move(entry));
   }
   return irqs;
 }
@@ -148,9 +164,9 @@ Json DisksJson(const std::vector<DiskCounters>& before, const std::vector<DiskCo
     if (IsSampledDisk(d, whole_disks)) after_kept.push_back(d);
   Json disks = Json::array();
   for (const DiskRates& r : DiskDeltas(before_kept, after_kept, interval_s))
-    disks.push_back({{"disk", r.name}, {"util_pct", Round(r.util_pct, 10)},
-                     {"read_mb_per_s", Round(r.read_mb_per_s, 100)},
-                     {"write_mb_per_s", Round(r.write_mb_per_s, 100)}});
+    disks.push_back({{"disk", r.name}, {"util_pct", RoundTo(r.util_pct, 10)},
+                     {"read_mb_per_s", RoundTo(r.read_mb_per_s, 100)},
+                     {"write_mb_per_s", RoundTo(r.write_mb_per_s, 100)}});
   return disks;
 }
 
@@ -161,11 +177,11 @@ void AddSensors(bool read_sensors, std::set<std::string>* chips, Json* sample) {
   if (read_sensors) {
     if (std::optional<SensorReadings> r = ReadSensors()) {
       for (const SensorReading& t : r->temperatures) {
-        temps.push_back({{"chip", t.chip}, {"label", t.label}, {"celsius", Round(t.value, 10)}});
+        temps.push_back({{"chip", t.chip}, {"label", t.label}, {"celsius", RoundTo(t.value, 10)}});
         chips->insert(t.chip);
       }
       for (const SensorReading& f : r->fans) {
-        fans.push_back({{"chip", f.chip}, {"label", f.label}, {"rpm", Round(f.value, 1)}});
+        fans.push_back({{"chip", f.chip}, {"label", f.label}, {"rpm", RoundTo(f.value, 1)}});
         chips->insert(f.chip);
       }
     }
@@ -182,15 +198,17 @@ void TelemetrySampler::TakeSample() {
   std::vector<CpuTicks> cpus_before = std::move(s.cpus);
   Interrupts irq_before = std::move(s.interrupts);
   std::vector<DiskCounters> disks_before = std::move(s.disks);
+  const CgroupCpuReading cgroup_before = s.cgroup;
   s.Read(proc_root_);
   const double interval_s = std::chrono::duration<double>(s.last_at - before_at).count();
 
   Json sample = Json::object();
-  sample["t_s"] = Round(std::chrono::duration<double>(s.last_at - s.started).count(), 1000);
+  sample["t_s"] = RoundTo(std::chrono::duration<double>(s.last_at - s.started).count(), 1000);
   sample["cpus"] = CpusJson(cpus_before, s.cpus);
+  sample["cgroup"] = s.cgroup_files ? CgroupCpuJson(*s.cgroup_files, cgroup_before, s.cgroup, interval_s) : Json(nullptr);
   // Interrupt columns follow the header's CPUs.
   sample["interrupt_cpus"] = s.interrupts.cpus;
-  sample["interrupts"] = InterruptsJson(irq_before, s.interrupts, s.nics, interval_s);
+  sample["interrupts"] = InterruptsJson(irq_before, s.interrupts, s.nics, interval_s, proc_root_);
   std::optional<uint64_t> cache = PageCacheBytes(ReadFileText(proc_root_ + "/meminfo").value_or(""));
   sample["page_cache_bytes"] = OrNull(cache);
   sample["disks"] = DisksJson(disks_before, s.disks, s.whole_disks, interval_s);

@@ -21,13 +21,28 @@ namespace nasperf::sysinfo::telemetry {
 //   {"t_s": 1,
 //    "cpus": [{"cpu": 0, "busy_pct": x, "user_pct": x, "system_pct": x, "irq_pct": x,
 //              "softirq_pct": x, "iowait_pct": x, "idle_pct": x}, ...],
+//    "cgroup": {"path": "/nasperf-lab", "quota_cpus": 0.02 | null, "usage_cpus": x,
+//               "throttled_pct": x, "periods": n, "throttled_periods": n} | null,
 //    "interrupts": [{"irq": "24", "name": "virtio0-input.0", "kind": "nic"|"disk",
-//                    "device": "eth0" (nic only, when known), "per_cpu": [n0, n1, ...]}, ...],
+//                    "device": "eth0" (nic only, when known), "per_cpu_per_s": [n0, n1, ...],
+//                    "smp_affinity": "3", "smp_affinity_list": "0-1"}, ...],
 //    "page_cache_bytes": N,
 //    "disks": [{"disk": "sda", "util_pct": x, "read_mb_per_s": x, "write_mb_per_s": x}, ...],
 //    "temperatures": [{"chip": "coretemp-isa-0000", "label": "Package id 0", "celsius": x}, ...],
 //    "fans": [{"chip": "...", "label": "fan1", "rpm": x}, ...]}
-// Only interrupt lines of NICs and disk controllers are kept. MB/s = 10^6 bytes/s.
+// Only interrupt lines of NICs and disk controllers are kept. Their affinity is
+// /proc/irq/N/smp_affinity (the hex CPU mask) and smp_affinity_list as the kernel writes
+// them, read at every sample (irqbalance may move a line mid-run), null when unreadable;
+// documents stored before they were added lack both keys. MB/s = 10^6 bytes/s.
+// "cgroup" is the sampler's own cgroup's CPU (sysinfo/telemetry/cgroup_cpu.h: the cgroup
+// named by <proc_root>/self/cgroup, its v1 cpu + cpuacct files, or v2's cpu.max and cpu.stat
+// when only v2 is mounted, under <sys_root>/fs/cgroup): quota_cpus = quota / period (null:
+// unlimited), usage_cpus = CPU-seconds used per second of the interval, throttled_pct = % of
+// the interval's enforcement periods throttled (periods and throttled_periods their counts;
+// null when cpu.stat is unreadable). The agent runs in its NAS services' cgroup, so on a
+// containerised NAS this is the services' CPU while "cpus" is the whole machine's. Null when
+// the sampler is in the root cgroup with no quota, or no cgroup is readable; documents
+// stored before it was added lack the key.
 //
 // Thread-safety: Start and Stop are called from one thread; `on_sample` runs on the
 // sampler's thread and must not call Start/Stop.

@@ -43,6 +43,9 @@ TEST(TelemetrySampler, SamplesAFakeProcThatChanges) {
     root.Write(std::string("/proc/") + f, Fixture(std::string(f) + "_a.txt"));
   root.MakeDir("/sys/class/net/eth0");
   root.MakeDir("/sys/class/net/lo");
+  // eth0's first queue may land on CPU 0 only; ahci's line has no affinity files (gone, old kernel).
+  root.Write("/proc/irq/27/smp_affinity", "1\n");
+  root.Write("/proc/irq/27/smp_affinity_list", "0\n");
   for (const char* d : {"sda", "sdb", "nvme0n1", "md127", "loop0", "loop1", "ram0"}) root.MakeDir(std::string("/sys/block/") + d);
 
   TelemetrySampler sampler(SummariseTelemetry, root.path() + "/proc", root.path() + "/sys");
@@ -87,12 +90,19 @@ TEST(TelemetrySampler, SamplesAFakeProcThatChanges) {
   EXPECT_EQ((*eth0)["device"], "eth0");
   EXPECT_GT((*eth0)["per_cpu_per_s"][0].get<double>(), 8000);  // 8000 in < 1 s
   EXPECT_EQ((*eth0)["per_cpu_per_s"][1], 0.0);
+  EXPECT_EQ((*eth0)["smp_affinity"], "1");
+  EXPECT_EQ((*eth0)["smp_affinity_list"], "0");
   const Json* ahci = FindBy(irqs, "device", "ahci");
   ASSERT_NE(ahci, nullptr);
   EXPECT_EQ((*ahci)["kind"], "disk");
+  EXPECT_TRUE((*ahci).contains("smp_affinity"));
+  EXPECT_TRUE((*ahci)["smp_affinity"].is_null());
+  EXPECT_TRUE((*ahci)["smp_affinity_list"].is_null());
   EXPECT_EQ(FindBy(irqs, "name", "i915"), nullptr);
 
   EXPECT_EQ(first["page_cache_bytes"], (2898120ull + 112340) * 1024);
+  EXPECT_TRUE(first.contains("cgroup"));
+  EXPECT_TRUE(first["cgroup"].is_null());  // no /proc/self/cgroup in this tree
 
   // Whole disks from /sys/block; partitions, ram and the unused loop device are not there.
   std::vector<std::string> disks;
@@ -113,6 +123,45 @@ TEST(TelemetrySampler, SamplesAFakeProcThatChanges) {
   ASSERT_TRUE(t["summary"].is_array());
   EXPECT_FALSE(t["summary"].empty());
   EXPECT_EQ(t["summary"].back(), "no sensors");
+}
+
+// The lab's NAS CPU limit: the sampler (the agent) runs in /nasperf-lab, 0.02 CPUs, and
+// 787 of the 996 periods of the first interval are throttled.
+TEST(TelemetrySampler, SamplesItsOwnCgroupsCpu) {
+  sysinfo::testing::FakeRoot root;
+  root.Write("/proc/self/cgroup", "2:cpuacct:/nasperf-lab\n1:cpu:/nasperf-lab\n0::/\n");
+  const std::string cpu = "/sys/fs/cgroup/cpu/nasperf-lab/";
+  root.Write(cpu + "cpu.cfs_quota_us", "2000\n");
+  root.Write(cpu + "cpu.cfs_period_us", "100000\n");
+  root.Write(cpu + "cpu.stat", "nr_periods 4\nnr_throttled 1\nthrottled_time 10\n");
+  root.Write("/sys/fs/cgroup/cpuacct/nasperf-lab/cpuacct.usage", "1000000\n");
+  TelemetrySampler sampler(SummariseTelemetry, root.path() + "/proc", root.path() + "/sys");
+  sampler.set_interval_ms_for_tests(300);
+  std::atomic<int> seen{0};
+  sampler.Start([&](const Json&) { ++seen; });
+  std::thread writer([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    ReplaceFile(root.path() + cpu + "cpu.stat", "nr_periods 1000\nnr_throttled 788\nthrottled_time 99\n");
+    ReplaceFile(root.path() + "/sys/fs/cgroup/cpuacct/nasperf-lab/cpuacct.usage", "7000000\n");
+  });
+  auto started = std::chrono::steady_clock::now();
+  while (seen < 2 && std::chrono::steady_clock::now() - started < std::chrono::seconds(5))
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  writer.join();
+  Json t = sampler.Stop();
+  ASSERT_GE(t["samples"].size(), 2u) << t.dump(1);
+  const Json& first = t["samples"][0]["cgroup"];
+  ASSERT_TRUE(first.is_object()) << t["samples"][0].dump(1);
+  EXPECT_EQ(first["path"], "/nasperf-lab");
+  EXPECT_EQ(first["quota_cpus"], 0.02);
+  EXPECT_EQ(first["periods"], 996);
+  EXPECT_EQ(first["throttled_periods"], 787);
+  EXPECT_EQ(first["throttled_pct"], 79.0);
+  EXPECT_GT(first["usage_cpus"].get<double>(), 0);  // 6 ms of CPU over the interval, however long it was
+  // Nothing moved after that.
+  const Json& later = t["samples"][1]["cgroup"];
+  EXPECT_EQ(later["usage_cpus"], 0.0);
+  EXPECT_EQ(later["throttled_pct"], 0.0);
 }
 
 TEST(TelemetrySampler, StopWithoutStartAndMissingFiles) {

@@ -1,0 +1,153 @@
+// RunAppWorkload: one phase per step, in the order that writes nothing before every check passed.
+#include "cli/app_workload.h"
+
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <optional>
+
+#include "base/clock.h"
+#include "base/signals.h"
+#include "cli/app_command.h"
+#include "cli/commands.h"
+#include "cli/run_recorder.h"
+#include "model/run_json.h"
+#include "proto/open_app_fs.h"
+#include "proto/url.h"
+#include "suite/app/app_run.h"
+#include "suite/fill_volume.h"
+#include "workload/run_seed.h"
+
+namespace nasperf {
+
+void AddAppWorkloadOptions(CLI::App& cmd, AppWorkloadOptions& options) {
+  AddCommonOptions(cmd, options.common);
+  AddProtocolOptions(cmd, options.protocol);
+  cmd.add_option("TARGET", options.target, "a directory, smb:// or nfs:// share (default: the current directory)");
+  AddFillOption(cmd, options.fill);
+  cmd.add_option("--seed", options.seed, "reproduce a dataset: its seed from --json (default: a fresh one)");
+}
+
+void AddFillOption(CLI::App& cmd, std::string& fill) {
+  cmd.add_option("--fill", fill,
+                 "fill the volume with nasperf's own files to PCT % (statfs) before the workload, removed after; "
+                 "below 95");
+}
+
+Result<AppFillLevel> FillBeforeWorkload(AppFileSystem* fs, const std::string& text, uint64_t reserve_bytes,
+                                        uint64_t seed) {
+  AppFillLevel level;
+  if (text.empty()) return level;
+  Result<double> pct = ParseFillPercent(text);
+  if (!pct.ok()) return pct.status();
+  if (fs == nullptr) return Status::BadInput("--fill: both ends are null:, so there is no volume to fill");
+  Result<AppSpace> space = fs->Space();
+  if (!space.ok()) return space.status();
+  if (Result<uint64_t> need = FillBytesNeeded(space.value(), pct.value(), reserve_bytes, fs->description()); !need.ok())
+    return need.status();
+  level.filler = std::make_unique<VolumeFiller>(*fs, seed ^ 0xF111ull);
+  Result<FillOutcome> filled = level.filler->Fill(pct.value(), reserve_bytes);
+  if (!filled.ok()) return filled.status();
+  level.requested_pct = pct.value();
+  level.achieved_pct = filled.value().achieved_pct;
+  level.note = FillNote(filled.value());
+  return level;
+}
+
+void AppFillLevel::Label(AppRunLabels& labels) const {
+  if (!filler) return;
+  labels.tags["fill"] = FillTag(requested_pct);
+  labels.notes.push_back(note);
+  labels.fill_pct = achieved_pct;
+}
+
+void AppFillLevel::Label(RunResult& run) const {
+  if (!filler) return;
+  run.tags["fill"] = FillTag(requested_pct);
+  run.notes.push_back(note);
+  if (run.app) run.app->fill_pct = achieved_pct;
+}
+
+Result<uint64_t> AppSeed(const std::string& text) {
+  if (text.empty()) return NewRunSeed();
+  char* end = nullptr;
+  errno = 0;
+  const unsigned long long v = std::strtoull(text.c_str(), &end, 10);
+  if (text.front() < '0' || text.front() > '9' || *end != '\0' || errno != 0 || v > kMaxSeed)
+    return Status::BadInput("--seed: '" + text + "' is not a whole number (give the \"seed\" of a stored run)");
+  return static_cast<uint64_t>(v);
+}
+
+int RunAppWorkload(const AppWorkloadOptions& options, const AppWorkload& workload) {
+  InstallInterruptHandler();
+  Result<std::map<std::string, std::string>> tags = ParseTags(options.common.tags);
+  if (!tags.ok()) return ReportFailure(tags.status());
+  std::optional<double> fill_pct;
+  if (!options.fill.empty()) {
+    Result<double> pct = ParseFillPercent(options.fill);
+    if (!pct.ok()) return ReportFailure(pct.status());
+    fill_pct = pct.value();
+  }
+  Result<TargetOptions> target_options = BuildTargetOptions(options.protocol, options.target);
+  if (!target_options.ok()) return ReportFailure(target_options.status());
+  Result<std::unique_ptr<AppFileSystem>> opened = OpenAppFileSystem(options.target, target_options.value());
+  if (!opened.ok()) return ReportFailure(opened.status());
+  AppFileSystem& fs = *opened.value();
+
+  // Room for the fill and the dataset with 5 % left, before anything is written.
+  Result<AppSpace> space = fs.Space();
+  if (!space.ok()) return ReportFailure(space.status());
+  if (Result<uint64_t> need =
+          FillBytesNeeded(space.value(), fill_pct.value_or(0), workload.dataset_bytes, fs.description());
+      !need.ok())
+    return ReportFailure(need.status());
+  Result<RunRecorder> recorder = RunRecorder::Open(options.common, "app");
+  if (!recorder.ok()) return ReportFailure(recorder.status());
+
+  RunResult run;
+  run.name = options.common.name.empty() ? workload.name : options.common.name;
+  run.test = workload.name;
+  run.target = fs.description();
+  run.tags = tags.value();
+  AppFigures figures;
+  figures.dataset = workload.dataset;
+  VolumeFiller filler(fs, workload.dataset.seed ^ 0xF111ull);
+  if (fill_pct) {
+    Result<FillOutcome> filled = filler.Fill(*fill_pct, workload.dataset_bytes);
+    if (!filled.ok()) return ReportFailure(filled.status());
+    figures.fill_pct = filled.value().achieved_pct;
+    run.tags["fill"] = FillTag(*fill_pct);
+    run.notes.push_back(FillNote(filled.value()));
+  }
+  if (Status s = workload.stage(fs); !s.ok()) return ReportFailure(s);
+  // The staged files were just written: this machine's copy is dropped where it can be
+  // (and checked); a share's server keeps its own, whose size these commands are not told,
+  // so a share's state stays "unknown".
+  CacheFacts cache;
+  cache.data_bytes = workload.dataset_bytes;
+  cache.client_ram_bytes = ClientRamBytes();
+  cache.remote_end = IsProtocolUrl(options.target);
+  DropClientCaches({&fs}, cache, run.notes);
+  figures.cache_state = CacheStateOf(cache);
+
+  if (Status s = recorder.value().Begin(run); !s.ok()) return ReportFailure(s);
+  const RunResult begun = run;
+  Status status = workload.timed(fs, &figures, &run.notes);
+  figures.to = fs.description();
+  run.app = figures;
+  if (!status.ok()) {
+    run.partial = true;
+    run.error = status.kind() == ErrorKind::kInterrupted ? "interrupted" : status.message();
+  }
+  Status stored = recorder.value().Finish(run, begun);
+  // Fill files first, then the workspace: nothing of ours is left when the results print.
+  Status removed = filler.Remove();
+  if (Status s = fs.RemoveWorkspace(); removed.ok()) removed = s;
+
+  PrintAppRuns(options.common, {run}, StoredLine(recorder.value(), {run}));
+  if (!status.ok()) return ReportFailure(status);
+  if (!stored.ok()) return ReportFailure(stored);
+  return ReportFailure(removed);
+}
+
+}  // namespace nasperf

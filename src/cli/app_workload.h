@@ -1,0 +1,66 @@
+// What the photo-album and office commands share around their workload: TARGET opened as
+// an AppFileSystem, --fill and --seed parsed, the room checked before anything is
+// written, the volume filled, the dataset staged (untimed), the timed phase run and
+// stored as one run with RunResult.app, the fill files and workspace removed (also on
+// Ctrl-C: the interrupt flag stops each phase and the unwind removes them), then printed.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "cli/job_options.h"
+#include "cli/protocol_options.h"
+#include "core/app_fs.h"
+#include "nasperf/app_result.h"
+#include "suite/app/app_run.h"
+#include "suite/fill_volume.h"
+
+namespace nasperf {
+
+struct AppWorkloadOptions {
+  CommonOptions common;
+  ProtocolOptions protocol;
+  std::string target = ".";
+  std::string fill;  // "33" or "33%"; empty: no fill
+  std::string seed;  // empty: a fresh one
+};
+
+// TARGET, --fill, --seed, the common and protocol options.
+void AddAppWorkloadOptions(CLI::App& cmd, AppWorkloadOptions& options);
+// --seed as a number (BadInput naming it), or a fresh seed when it was not given.
+Result<uint64_t> AppSeed(const std::string& text);
+
+struct AppWorkload {
+  std::string name;            // "photo-album"
+  uint64_t dataset_bytes = 0;  // what staging writes (and what a fill must leave room for)
+  AppDataset dataset;
+  std::function<Status(AppFileSystem&)> stage;               // untimed
+  // Fills the figures; adds to `notes` what the reader must know about how it ran.
+  std::function<Status(AppFileSystem&, AppFigures*, std::vector<std::string>* notes)> timed;
+};
+
+// --fill on the commands that run their workloads themselves (file-copy, dir-copy, video,
+// backup, restore): the volume of one storage end filled before the first run, the fill
+// files removed when this goes (the workspace's own removal covers an error or Ctrl-C).
+struct AppFillLevel {
+  std::unique_ptr<VolumeFiller> filler;  // null: no --fill
+  double requested_pct = 0;
+  double achieved_pct = 0;
+  std::string note;
+  // The run's tag "fill", note and measured level; nothing without --fill.
+  void Label(AppRunLabels& labels) const;
+  void Label(RunResult& run) const;
+};
+// Nothing when `text` is empty. BadInput (nothing written) for a bad level, for no storage
+// end (`fs` null: both ends null:), or when the fill and `reserve_bytes` would leave under 5 %.
+Result<AppFillLevel> FillBeforeWorkload(AppFileSystem* fs, const std::string& text, uint64_t reserve_bytes,
+                                        uint64_t seed);
+// --fill PCT on a command.
+void AddFillOption(CLI::App& cmd, std::string& fill);
+
+// The whole command around `workload`; the process exit status.
+int RunAppWorkload(const AppWorkloadOptions& options, const AppWorkload& workload);
+
+}  // namespace nasperf

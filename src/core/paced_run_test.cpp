@@ -1,0 +1,233 @@
+// Paced runs on a clock only the worker and the engine move (testing/worker_clock.h), so
+// every intended start, submit and completion is exact and 10 fake seconds take no wall
+// time: a stall shows in latency from the intended start and not in service time, the
+// achieved rate is within 1 % of the target, and a target too slow for the rate is
+// reported with its shortfall.
+#include <gtest/gtest.h>
+
+#include <deque>
+
+#include "core/runner.h"
+#include "proto/make_target.h"
+#include "stats/histogram.h"
+#include "testing/paced_engines.h"
+#include "testing/worker_clock.h"
+#include "testing/ready_queue.h"
+
+namespace nasperf {
+namespace {
+
+using testing::WorkerDrivenClock;
+
+// A synchronous engine whose every I/O takes `service_ns` of the fake clock, but for I/O
+// number `stall_at` (0-based, counted from the first), which takes `stall_ns`.
+class StallingEngine final : public Engine {
+ public:
+  StallingEngine(WorkerDrivenClock* clock, uint64_t service_ns, uint64_t stall_at = UINT64_MAX, uint64_t stall_ns = 0)
+      : clock_(clock), service_ns_(service_ns), stall_at_(stall_at), stall_ns_(stall_ns) {}
+  const char* name() const override { return "stalling"; }
+  EngineCaps caps() const override { return {.asynchronous = false, .fixed_buffers = false}; }
+  Status open(const EngineOpenParams&) override { return Status::Ok(); }
+  Result<size_t> submit(std::span<const IoRequest> requests) override {
+    for (const IoRequest& r : requests) {
+      clock_->AdvanceNs(done_++ == stall_at_ ? stall_ns_ : service_ns_);
+      ready_.push_back({r.slot, static_cast<int64_t>(r.length)});
+    }
+    return requests.size();
+  }
+  Result<size_t> reap(std::span<IoCompletion> out, size_t, std::chrono::microseconds) override {
+    return testing::TakeReady(ready_, out);
+  }
+  Status sync() override { return Status::Ok(); }
+  void close() override {}
+
+ private:
+  WorkerDrivenClock* clock_;
+  uint64_t service_ns_, stall_at_, stall_ns_;
+  uint64_t done_ = 0;
+  std::deque<IoCompletion> ready_;
+};
+
+// An asynchronous engine (queue depth > 1) whose every I/O completes `service_ns` of fake
+// time after its submit, in parallel with the others in flight. reap() waits, on the fake
+// clock, for the first completion or the timeout, whichever comes first, like io_uring's.
+class AsyncServiceEngine final : public Engine {
+ public:
+  AsyncServiceEngine(WorkerDrivenClock* clock, uint64_t service_ns) : clock_(clock), service_ns_(service_ns) {}
+  const char* name() const override { return "async-service"; }
+  EngineCaps caps() const override { return {.asynchronous = true, .fixed_buffers = false}; }
+  Status open(const EngineOpenParams&) override { return Status::Ok(); }
+  Result<size_t> submit(std::span<const IoRequest> requests) override {
+    for (const IoRequest& r : requests)
+      queued_.push_back({clock_->NowNs() + service_ns_, {r.slot, static_cast<int64_t>(r.length)}});
+    return requests.size();
+  }
+  Result<size_t> reap(std::span<IoCompletion> out, size_t, std::chrono::microseconds timeout) override {
+    if (queued_.empty()) return size_t{0};
+    const uint64_t now = clock_->NowNs();
+    const uint64_t wake = std::min<uint64_t>(queued_.front().done_ns, now + timeout.count() * 1000);
+    if (wake > now) clock_->AdvanceNs(wake - now);
+    size_t n = 0;
+    while (n < out.size() && !queued_.empty() && queued_.front().done_ns <= clock_->NowNs()) {
+      out[n++] = queued_.front().completion;
+      queued_.pop_front();
+    }
+    return n;
+  }
+  Status sync() override { return Status::Ok(); }
+  void close() override {}
+
+ private:
+  struct Queued {
+    uint64_t done_ns;
+    IoCompletion completion;
+  };
+  WorkerDrivenClock* clock_;
+  uint64_t service_ns_;
+  std::deque<Queued> queued_;
+};
+
+JobSpec PacedJob(double rate_iops, double time_s) {
+  JobSpec job;
+  job.rw = AccessPattern::kRandRead;
+  job.bs = 4096;
+  job.size = 1 << 20;
+  job.time_based = true;
+  job.time_s = time_s;
+  job.pacing.rate_iops = rate_iops;
+  return job;
+}
+
+RunOutcome RunPaced(const JobSpec& job, WorkerDrivenClock& clock, uint64_t service_ns, uint64_t stall_at = UINT64_MAX,
+                    uint64_t stall_ns = 0) {
+  Result<std::unique_ptr<Target>> target = MakeTarget("null:", {});
+  EXPECT_TRUE(target.ok());
+  RunHooks hooks = testing::EngineHooks(
+      [&clock, service_ns, stall_at, stall_ns] { return new StallingEngine(&clock, service_ns, stall_at, stall_ns); });
+  hooks.clock = &clock;
+  return RunJob(job, *target.value(), {}, hooks);
+}
+
+// 1,000 IOPS for 1 s, 500 us per I/O, and I/O 400 stalls 10 ms: the 19 I/Os due during
+// the stall queue behind it and catch up 0.5 ms each (latencies 10, 9.5 ... 1 ms), so the
+// 11th worst of ~1,000 latencies from the intended start is 5 ms and p99 is there; the
+// service time of every I/O but one stays 500 us. Timed from the submit, as a closed loop
+// would, p99 would show nothing.
+TEST(PacedRun, StallRaisesP99FromIntendedStartNotServiceTime) {
+  WorkerDrivenClock clock;
+  RunOutcome out = RunPaced(PacedJob(1000, 1), clock, 500'000, 400, 10'000'000);
+  ASSERT_TRUE(out.status.ok()) << out.status.message();
+  ASSERT_TRUE(out.result.read);
+  ASSERT_TRUE(out.result.pacing);
+  const PacingFacts& p = *out.result.pacing;
+  ASSERT_TRUE(p.read_service);
+  EXPECT_GE(out.result.read->lat.p99_us, 4500) << "p99 from the intended start must show the queueing";
+  EXPECT_NEAR(out.result.read->lat.max_us, 10000, 10000 * 0.01) << "the stalled I/O itself, started on time";
+  EXPECT_NEAR(p.read_service->p99_us, 500, 500 * 0.01) << "service time stays the engine's";
+  EXPECT_NEAR(p.read_service->max_us, 10000, 10000 * 0.01) << "one I/O was itself 10 ms";
+  ASSERT_TRUE(p.read_service_histogram);
+  EXPECT_EQ(p.read_service_histogram->count(), out.result.read->ios);
+  EXPECT_TRUE(p.sustained) << "the schedule caught up: " << p.achieved_iops << " IOPS";
+}
+
+// 1,000 IOPS for 10 s of fake time, 100 us per I/O: within 1 % of the target.
+TEST(PacedRun, AchievedRateIsWithinOnePercentOfTheTarget) {
+  WorkerDrivenClock clock;
+  RunOutcome out = RunPaced(PacedJob(1000, 10), clock, 100'000);
+  ASSERT_TRUE(out.status.ok()) << out.status.message();
+  ASSERT_TRUE(out.result.read && out.result.pacing);
+  const PacingFacts& p = *out.result.pacing;
+  EXPECT_DOUBLE_EQ(p.target_iops, 1000);
+  EXPECT_NEAR(p.achieved_iops, 1000, 10);
+  EXPECT_NEAR(out.result.read->iops, 1000, 10);
+  EXPECT_TRUE(p.sustained);
+  EXPECT_DOUBLE_EQ(p.shortfall_pct, 0);
+  EXPECT_NEAR(out.result.read->lat.p99_us, 100, 1) << "on schedule, latency is the service time";
+  EXPECT_GE(clock.ElapsedNs(), 10'000'000'000ull) << "the worker slept the fake seconds out";
+}
+
+// The byte rate: 4.096 MB/s of 4 KiB I/Os is 1,000 IOPS.
+TEST(PacedRun, ByteRateIsWithinOnePercentOfTheTarget) {
+  WorkerDrivenClock clock;
+  JobSpec job = PacedJob(0, 10);
+  job.pacing.rate_mb_per_s = 4.096;
+  RunOutcome out = RunPaced(job, clock, 100'000);
+  ASSERT_TRUE(out.status.ok()) << out.status.message();
+  ASSERT_TRUE(out.result.pacing);
+  const PacingFacts& p = *out.result.pacing;
+  EXPECT_DOUBLE_EQ(p.target_iops, 0) << "paced by bytes, not I/Os";
+  EXPECT_NEAR(p.target_mb_per_s, 4.096, 1e-9);
+  EXPECT_NEAR(p.achieved_mb_per_s, 4.096, 4.096 * 0.01);
+  EXPECT_TRUE(p.sustained);
+}
+
+// 5,000 IOPS asked of a target that takes 320 us per I/O (3,125 IOPS at most): not
+// sustained, 37.5 % short; the schedule is not reset, so the I/Os wait longer and longer
+// behind it and their latency from the intended start says so.
+TEST(PacedRun, TargetThatCannotSustainTheRateIsReportedWithItsShortfall) {
+  WorkerDrivenClock clock;
+  RunOutcome out = RunPaced(PacedJob(5000, 2), clock, 320'000);
+  ASSERT_TRUE(out.status.ok()) << out.status.message();
+  ASSERT_TRUE(out.result.read && out.result.pacing);
+  const PacingFacts& p = *out.result.pacing;
+  EXPECT_FALSE(p.sustained);
+  EXPECT_NEAR(p.achieved_iops, 3125, 3);
+  EXPECT_NEAR(p.shortfall_pct, 37.5, 0.1);
+  // After 2 s, 6,250 I/Os were done of the 10,000 due: the last waited 0.75 s.
+  EXPECT_GT(out.result.read->lat.max_us, 700'000);
+  EXPECT_NEAR(p.read_service->p99_us, 320, 320 * 0.01);
+}
+
+// Think time after every burst: bursts of 4 I/Os of 1 ms, one starting every 10 ms
+// (no rate): 400 IOPS scheduled and achieved.
+TEST(PacedRun, ThinkTimeAndBurstsSetTheRate) {
+  WorkerDrivenClock clock;
+  JobSpec job = PacedJob(0, 10);
+  job.pacing.think_s = 0.010;
+  job.pacing.burst = 4;
+  RunOutcome out = RunPaced(job, clock, 1'000'000);
+  ASSERT_TRUE(out.status.ok()) << out.status.message();
+  ASSERT_TRUE(out.result.pacing);
+  EXPECT_DOUBLE_EQ(out.result.pacing->target_iops, 400);
+  EXPECT_NEAR(out.result.pacing->achieved_iops, 400, 4);
+  EXPECT_TRUE(out.result.pacing->sustained);
+  // The burst's 4th I/O waits behind the first three: 4 ms from its intended start.
+  EXPECT_NEAR(out.result.read->lat.max_us, 4000, 40);
+  EXPECT_NEAR(out.result.pacing->read_service->max_us, 1000, 10);
+}
+
+// With I/Os in flight the worker reaps no longer than to the next intended start: at
+// queue depth 4, I/Os of 2 ms each keep 1,000 IOPS (two in flight at a time), every one
+// on schedule, so latency from the intended start is the service time. One at a time (a
+// synchronous engine) the same I/Os could give only 500.
+TEST(PacedRun, AsynchronousEngineKeepsTheScheduleWhileReaping) {
+  WorkerDrivenClock clock;
+  JobSpec job = PacedJob(1000, 2);
+  job.qd = 4;
+  Result<std::unique_ptr<Target>> target = MakeTarget("null:", {});
+  ASSERT_TRUE(target.ok());
+  RunHooks hooks = testing::EngineHooks([&clock] { return new AsyncServiceEngine(&clock, 2'000'000); });
+  hooks.clock = &clock;
+  RunOutcome out = RunJob(job, *target.value(), {}, hooks);
+  ASSERT_TRUE(out.status.ok()) << out.status.message();
+  ASSERT_TRUE(out.result.read && out.result.pacing);
+  EXPECT_NEAR(out.result.pacing->achieved_iops, 1000, 10);
+  EXPECT_TRUE(out.result.pacing->sustained);
+  EXPECT_NEAR(out.result.read->lat.max_us, 2000, 20) << "no I/O started late";
+  EXPECT_NEAR(out.result.pacing->read_service->p50_us, 2000, 20);
+}
+
+// An unpaced run has no pacing facts, and its latency is from the submit.
+TEST(PacedRun, UnpacedRunHasNoPacingFacts) {
+  WorkerDrivenClock clock;
+  JobSpec job = PacedJob(0, 0);
+  job.time_based = false;
+  RunOutcome out = RunPaced(job, clock, 100'000);
+  ASSERT_TRUE(out.status.ok()) << out.status.message();
+  EXPECT_FALSE(out.result.pacing);
+  ASSERT_TRUE(out.result.read);
+  EXPECT_EQ(out.result.read->ios, 256u);
+}
+
+}  // namespace
+}  // namespace nasperf

@@ -1,0 +1,30 @@
+// What a paced run asked and achieved (RunResult::pacing): the schedule's rate against the
+// measured one, whether it was sustained, and the service times beside the latencies.
+#pragma once
+
+#include <memory>
+
+#include "nasperf/job.h"
+#include "nasperf/result.h"
+
+namespace nasperf {
+
+// Achieved within this % of the target counts as sustained (issue 19's promise).
+inline constexpr double kSustainedWithinPct = 1.0;
+
+// The mean bytes per I/O the job's sizes give (the mix's weighted mean; per direction
+// weighted by the read share): what a byte rate is in I/Os.
+double MeanIoBytes(const JobSpec& job);
+
+// The total I/Os per second the job's schedule asks (core/pacer.h), think time and bursts
+// included; 0 when it is not paced.
+double ScheduledIops(const JobSpec& job);
+
+// The facts of a paced run from its directions (latency from intended start, measured
+// over `seconds`) and the service-time histograms (from submit; null when none).
+PacingFacts MeasurePacing(const JobSpec& job, const std::optional<DirectionResult>& read,
+                          const std::optional<DirectionResult>& write, double seconds,
+                          std::shared_ptr<const LatencyHistogram> read_service,
+                          std::shared_ptr<const LatencyHistogram> write_service);
+
+}  // namespace nasperf

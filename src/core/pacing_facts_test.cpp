@@ -1,0 +1,58 @@
+// The schedule's rate as PacingFacts reports it: block-size mixes as their mean, think
+// time and bursts included, and the shortfall against it.
+#include "core/pacing_facts.h"
+
+#include <gtest/gtest.h>
+
+namespace nasperf {
+namespace {
+
+TEST(PacingFacts, MeanIoBytesWeighsTheMixAndTheDirections) {
+  JobSpec job;
+  job.bs = 4096;
+  EXPECT_DOUBLE_EQ(MeanIoBytes(job), 4096);
+  job.bs_split = {{4096, 50}, {65536, 50}};
+  EXPECT_DOUBLE_EQ(MeanIoBytes(job), (4096 + 65536) / 2.0);
+  job.rw = AccessPattern::kRandReadWrite;
+  job.read_mix_pct = 75;
+  job.bs_write = {{1 << 20, 100}};
+  EXPECT_DOUBLE_EQ(MeanIoBytes(job), 0.75 * (4096 + 65536) / 2.0 + 0.25 * (1 << 20));
+}
+
+TEST(PacingFacts, ScheduledIopsIncludesThinkTimeOverEveryThread) {
+  JobSpec job;
+  job.bs = 4096;
+  job.threads = 4;
+  EXPECT_DOUBLE_EQ(ScheduledIops(job), 0) << "not paced";
+  job.pacing.rate_iops = 1000;
+  EXPECT_DOUBLE_EQ(ScheduledIops(job), 1000);
+  // Each thread: 8 I/Os 4 ms apart (32 ms), then 8 ms of think: 8 I/Os per 40 ms, 200 per s.
+  job.pacing.think_s = 0.008;
+  job.pacing.burst = 8;
+  EXPECT_NEAR(ScheduledIops(job), 800, 1e-9);
+  // A byte rate: 4.096 MB/s of 4 KiB over 4 threads is 1,000 IOPS in total.
+  job.pacing = Pacing{.rate_mb_per_s = 4.096};
+  EXPECT_NEAR(ScheduledIops(job), 1000, 1e-9);
+}
+
+TEST(PacingFacts, ShortfallIsAgainstTheScheduledRate) {
+  JobSpec job;
+  job.pacing.rate_iops = 5000;
+  DirectionResult read;
+  read.ios = 3120;
+  read.bytes = 3120 * 4096;
+  PacingFacts f = MeasurePacing(job, read, std::nullopt, 1.0, nullptr, nullptr);
+  EXPECT_DOUBLE_EQ(f.target_iops, 5000);
+  EXPECT_DOUBLE_EQ(f.achieved_iops, 3120);
+  EXPECT_NEAR(f.shortfall_pct, 37.6, 1e-9);
+  EXPECT_FALSE(f.sustained);
+  EXPECT_FALSE(f.read_service) << "no service histogram, no service figures";
+  read.ios = 4951;  // 0.98 % short: within 1 %
+  f = MeasurePacing(job, read, std::nullopt, 1.0, nullptr, nullptr);
+  EXPECT_TRUE(f.sustained);
+  read.ios = 4949;
+  EXPECT_FALSE(MeasurePacing(job, read, std::nullopt, 1.0, nullptr, nullptr).sustained);
+}
+
+}  // namespace
+}  // namespace nasperf
