@@ -2,17 +2,20 @@
 # (docs/architecture.md). Each library's build first checks that its files include only
 # from itself and the layers below it, so an upward include fails the build.
 #
-#   nasperf_layer(NAME engine DEPS base LIBS PkgConfig::URING [EXCLUDE regex])
+#   nasperf_layer(NAME engine DEPS base LIBS PkgConfig::URING [EXCLUDE regex] [UNITY])
 #
 # builds src/engine/**.cpp (minus *_test.cpp) into nasperf_engine, linked PUBLIC to
-# nasperf_base and the LIBS. "nasperf" (include/nasperf, the public contract) is below
+# nasperf_base and the LIBS. UNITY compiles its files a dozen at a time, as one file each
+# (CMake's unity build): for a layer whose files all instantiate the same heavy templates.
+# Its files then share one scope, so two of them may not define the same name in an
+# anonymous namespace (fold such a helper into one). "nasperf" (include/nasperf, the public contract) is below
 # every layer.
 set(NASPERF_LAYER_CHECK ${CMAKE_CURRENT_LIST_DIR}/check_layer_includes.cmake)
 # Make (unlike Ninja) does not create an output's directory.
 file(MAKE_DIRECTORY ${CMAKE_BINARY_DIR}/layers)
 
 function(nasperf_layer)
-  cmake_parse_arguments(L "" "NAME;EXCLUDE" "DEPS;LIBS;SOURCES" ${ARGN})
+  cmake_parse_arguments(L "UNITY" "NAME;EXCLUDE" "DEPS;LIBS;SOURCES" ${ARGN})
   set(folder ${CMAKE_SOURCE_DIR}/src/${L_NAME})
   file(GLOB_RECURSE sources CONFIGURE_DEPENDS ${folder}/*.cpp)
   file(GLOB_RECURSE headers CONFIGURE_DEPENDS ${folder}/*.h)
@@ -52,6 +55,9 @@ function(nasperf_layer)
   if(sources OR L_SOURCES)
     add_library(nasperf_${L_NAME} STATIC ${sources} ${L_SOURCES} ${stamp})
     target_link_libraries(nasperf_${L_NAME} PUBLIC nasperf_api ${dep_targets} ${L_LIBS})
+    if(L_UNITY)
+      set_target_properties(nasperf_${L_NAME} PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE 12)
+    endif()
   else()
     add_library(nasperf_${L_NAME} INTERFACE ${stamp})
     target_link_libraries(nasperf_${L_NAME} INTERFACE nasperf_api ${dep_targets} ${L_LIBS})

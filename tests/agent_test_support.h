@@ -43,9 +43,13 @@ struct RunningAgent {
 
 // Starts `nasperf agent --listen 127.0.0.1:0 --root ROOT --token-file TOKEN` and reads its
 // start line ("... listening on 127.0.0.1:PORT, ..."); port 0 when it did not come within 10 s.
-inline RunningAgent StartAgent(const std::string& root, const std::string& token_file) {
+// `extra` options follow (--allow-device DEV ...).
+inline RunningAgent StartAgent(const std::string& root, const std::string& token_file,
+                               const std::vector<std::string>& extra = {}) {
   RunningAgent agent;
-  agent.process = StartNasperf({"agent", "--listen", "127.0.0.1:0", "--root", root, "--token-file", token_file});
+  std::vector<std::string> args = {"agent", "--listen", "127.0.0.1:0", "--root", root, "--token-file", token_file};
+  args.insert(args.end(), extra.begin(), extra.end());
+  agent.process = StartNasperf(args);
   std::string line;
   auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
   while (line.find('\n') == std::string::npos && std::chrono::steady_clock::now() < deadline) {

@@ -889,5 +889,83 @@ TEST(ResultsConcurrencyE2eTest, SimultaneousFirstUseOfANewDatabase) {
   }
 }
 
+
+// A section of `results compare --json` by the start of its name.
+const json* FindSection(const json& compare, const std::string& prefix) {
+  if (!compare.contains("sections") || !compare["sections"].is_array()) return nullptr;
+  for (const json& s : compare["sections"])  // by reference: the pointer outlives the loop
+    if (s.value("name", "").rfind(prefix, 0) == 0) return &s;
+  return nullptr;
+}
+
+// `run`'s JSON of a null run made a many-clients run of `ranks` ranks (as rank 0 stores
+// one), imported into `db`: its new id.
+std::string ImportClusterRun(const TempDir& dir, const std::string& db, const std::string& name, int ranks) {
+  json run = OnlyRun(NasperfJson({"run", "null:", "--size", "16m", "--bs", "64k", "--no-store", "--json"}));
+  run["name"] = name;
+  json each = json::array();
+  const double rate = run["read"]["mb_per_s"].get<double>() / ranks;
+  for (int k = 0; k < ranks; ++k)
+    each.push_back({{"rank", k}, {"host", "client" + std::to_string(k)}, {"reported", true},
+                    {"start_offset_s", 0.0}, {"seconds", 1.0}, {"partial", false},
+                    {"read", {{"bytes", 1000000}, {"ios", 16}, {"seconds", 1.0}, {"mb_per_s", rate + k}, {"iops", 16.0},
+                              {"lat_us", {{"mean", 10}, {"p50", 9}, {"p90", 11}, {"p99", 12}, {"p999", 13}, {"max", 14}}}}}});
+  run["cluster"] = {{"ranks", ranks}, {"stonewall", true}, {"start_skew_us", 700.0}, {"window_s", 0.99},
+                    {"first_done_s", 1.0}, {"last_done_s", 1.01}, {"last_done_mb_per_s", 100.0},
+                    {"spread_pct", 5.0}, {"spread_flagged", false}, {"each", each}};
+  const std::string file = dir.Sub(name + ".json");
+  EXPECT_TRUE(WriteFileBytes(file, json({{"nasperf", {{"version", "0.1.0"}}}, {"runs", {run}}}).dump()));
+  json imported = NasperfJson({"results", "import", file, "--db", db, "--json"});
+  return std::to_string(imported.value("runs", json::array()).at(0).value("id", 0));
+}
+
+// Issue 20's per-rank breakdown and issue 19's per-size and pacing facts, end to end
+// through the store: lined up when the runs match, one plain line when they do not.
+TEST(ResultsCompareE2eTest, RanksSizesAndPacingSideBySideOrSaidNotComparable) {
+  TempDir dir;
+  ASSERT_TRUE(dir.ok());
+  const std::string db = dir.Sub("results.db");
+  const std::string two = ImportClusterRun(dir, db, "two", 2), two_again = ImportClusterRun(dir, db, "again", 2);
+  const std::string three = ImportClusterRun(dir, db, "three", 3);
+  json same = NasperfJson({"results", "compare", two, two_again, "--db", db, "--json"});
+  const json* ranks = FindSection(same["compare"], "per rank");
+  ASSERT_NE(ranks, nullptr) << same["compare"].dump(2);
+  EXPECT_NE(FindRow(*ranks, "rank 1 read MB/s"), nullptr) << ranks->dump(2);
+  CliResult apart = RunNasperf({"results", "compare", two, three, "--db", db});
+  EXPECT_EQ(apart.exit_code, 0) << apart.err;
+  EXPECT_TRUE(Contains(apart.out, "per-rank breakdown not comparable: #" + two + " ran 2 ranks, #" + three +
+                                      " ran 3 ranks; only the totals above are compared"))
+      << apart.out;
+  EXPECT_FALSE(Contains(apart.out, "rank 0 read MB/s")) << apart.out;
+
+  auto store = [&](std::vector<std::string> args) {
+    for (const char* a : {"--db", db.c_str(), "--json"}) args.emplace_back(a);
+    return OnlyRun(NasperfJson(args));
+  };
+  const json mix_a = store({"run", "null:", "--size", "16m", "--bs", "4k/50:64k/50"});
+  const json mix_b = store({"run", "null:", "--size", "16m", "--bs", "4k/50:64k/50"});
+  const json mix_c = store({"run", "null:", "--size", "16m", "--bs", "4k/50:1m/50"});
+  json sizes = NasperfJson({"results", "compare", IdText(mix_a), IdText(mix_b), "--db", db, "--json"});
+  const json* per_size = FindSection(sizes["compare"], "per size");
+  ASSERT_NE(per_size, nullptr) << sizes["compare"].dump(2);
+  EXPECT_NE(FindRow(*per_size, "4 KiB read MB/s"), nullptr) << per_size->dump(2);
+  EXPECT_NE(FindRow(*per_size, "64 KiB read p99 latency"), nullptr) << per_size->dump(2);
+  CliResult mixes = RunNasperf({"results", "compare", IdText(mix_a), IdText(mix_c), "--db", db});
+  EXPECT_TRUE(Contains(mixes.out, "per-size rows not compared: the block-size mixes differ (#" + IdText(mix_a) +
+                                      " measured 4 KiB, 64 KiB; #" + IdText(mix_c) + " measured 4 KiB, 1 MiB)"))
+      << mixes.out;
+
+  const json paced = StoreNullRun(db, {"--rate-iops", "2000", "--time", "0.5s"});
+  const json closed = StoreNullRun(db, {});
+  CliResult pacing = RunNasperf({"results", "compare", IdText(paced), IdText(closed), "--db", db});
+  EXPECT_EQ(pacing.exit_code, 0) << pacing.err;
+  EXPECT_TRUE(Contains(pacing.out, "latency not compared: #" + IdText(paced) +
+                                       " paced (timed from each I/O's intended start), #" + IdText(closed) +
+                                       " closed loop"))
+      << pacing.out;
+  EXPECT_TRUE(Contains(pacing.out, "[closed loop]")) << pacing.out;
+  EXPECT_TRUE(Contains(pacing.out, "target IOPS")) << pacing.out;
+}
+
 }  // namespace
 }  // namespace nasperf::e2e

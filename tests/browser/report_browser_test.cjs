@@ -4,6 +4,22 @@
 //   NODE_PATH=build/web/node_modules node tests/browser/report_browser_test.cjs \
 //       --nasperf build/nasperf --out build/test-output/browser
 //
+// With --seed-diagnosis PATH (build/nasperf_seed_diagnosis) it also stores the fixture
+// diagnosis (src/testing/pci_nic_diagnosis.h), writes `report d1` and checks the waterfall:
+// a bar per layer with the stored figures, the cap bar highlighted, the cached bar faded,
+// the line rate and payload maximum as reference lines; <out>/waterfall.png is its picture.
+//
+// It also imports a stored many-clients run (tests/browser/many-clients.json: 4 ranks, rank 3
+// sent no result, as `mpirun -n 4 nasperf run` stores a killed rank), stores a run of a
+// block-size mix and a paced run, writes <out>/many.html of those three and checks the
+// per-rank chart (a row per rank, the ranks' own MB/s, rank 3 named "no result"), the
+// per-size table and the pacing table; <out>/many.png is its picture.
+//
+// Last it stores a run of every application workload (`nasperf app`, report_app_checks.cjs),
+// writes <out>/apps.html and checks the "Application workloads" section: a bar per run with
+// its stored MB/s, grouped and coloured by cache state, the tables' cells and the timeline;
+// <out>/apps.png is its picture.
+//
 // Exit 0: passed, <out>/report.html and <out>/report.png written. Exit 1: failed (each
 // reason printed). Exit 77: Chromium or playwright-core missing and CI is not "true"
 // (ctest's SKIP_RETURN_CODE); under CI=true a missing browser is a failure.
@@ -13,6 +29,7 @@ const childProcess = require('child_process');
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
+const {makeAppReport, inspectApps, checkApps} = require('./report_app_checks.cjs');
 
 const EXIT_FAIL = 1;
 const EXIT_SKIP = 77;
@@ -29,13 +46,24 @@ const QUICK_LABELS = ['mtu=1500', 'mtu=9000'];
 const SWEEP_LABEL = 'Atom + Openfiler';
 const TIMED_LABEL = 'timed read';
 const LINE_LABELS = ['100 Mbps LAN', '1 GbE theoretical', 'PCI GbE actual'];
+// The fixture diagnosis's waterfall (src/testing/pci_nic_diagnosis.h), in its order.
+const WATERFALL_MB_PER_S = [2104, 240.5, 212.25, 64.2, 61.8, 410, null];
+const WATERFALL_CAP_INDEX = 3;
+const WATERFALL_CACHED_INDEX = 5;
+const WATERFALL_LINES = [['line rate 1,000 Mbit/s', 125], ['TCP payload max', 118.7]];
+const HIGHLIGHT = '#D55E00';
+const MANY_CLIENTS_FIXTURE = path.join(__dirname, 'many-clients.json');
+const SIZE_MIX_LABEL = 'size mix';
+const PACED_LABEL = 'paced';
+const BAR = '#0072B2';
 
 // ------------------------------------------------------------------ arguments, set-up
 function parseArgs(argv) {
-  const args = {nasperf: '', out: ''};
+  const args = {nasperf: '', out: '', 'seed-diagnosis': ''};
   for (let i = 0; i < argv.length; i++) {
     const key = argv[i].replace(/^--/, '');
-    if (!(key in args) || i + 1 >= argv.length) throw new Error('usage: report_browser_test.cjs --nasperf PATH --out DIR');
+    if (!(key in args) || i + 1 >= argv.length)
+      throw new Error('usage: report_browser_test.cjs --nasperf PATH --out DIR [--seed-diagnosis PATH]');
     args[key] = path.resolve(argv[++i]);
   }
   if (!args.nasperf || !args.out) throw new Error('usage: report_browser_test.cjs --nasperf PATH --out DIR');
@@ -66,6 +94,7 @@ function runNasperf(bin, args, cwd) {
     const why = r.error ? r.error.message : 'exit ' + r.status + (r.signal ? ' (' + r.signal + ')' : '');
     throw new Error('nasperf ' + args.join(' ') + ' failed: ' + why + '\n' + (r.stderr || '') + (r.stdout || ''));
   }
+  return r.stdout;
 }
 
 // Stores the fixture runs and writes <out>/report.html. The timed run is there so that
@@ -84,6 +113,143 @@ function makeReport(bin, tmp, out) {
   const html = path.join(out, 'report.html');
   runNasperf(bin, ['report', '--last', '4', '-o', html, '--line', 'PCI GbE actual=67', '--db', db], tmp);
   return html;
+}
+
+// Stores the fixture diagnosis and a step of it, and writes <out>/waterfall.html of `report d1`.
+function makeDiagnosisReport(bin, seed, tmp, out) {
+  const db = path.join(tmp, 'diagnosis.db');
+  const r = childProcess.spawnSync(seed, [db], {encoding: 'utf8', timeout: COMMAND_TIMEOUT_MS});
+  if (r.error || r.status !== 0 || r.stdout.trim() !== 'd1')
+    throw new Error('nasperf_seed_diagnosis ' + db + ' failed: ' + (r.error ? r.error.message : 'exit ' + r.status) +
+      '\n' + (r.stderr || '') + (r.stdout || ''));
+  runNasperf(bin, ['run', 'null:', '--rw', 'read', '--bs', '1m', '--size', '8m', '--tag', 'diagnosis=d1', '--db', db], tmp);
+  const html = path.join(out, 'waterfall.html');
+  runNasperf(bin, ['report', 'd1', '-o', html, '--db', db], tmp);
+  return html;
+}
+
+// Imports the many-clients fixture, stores a block-size mix and a paced run, and writes
+// <out>/many.html of the three.
+function makeManyReport(bin, tmp, out) {
+  const db = path.join(tmp, 'many.db');
+  const data = path.join(tmp, 'many-data');
+  fs.mkdirSync(data);
+  runNasperf(bin, ['results', 'import', MANY_CLIENTS_FIXTURE, '--db', db], tmp);
+  runNasperf(bin, ['run', data, '--rw', 'randread', '--bs', '4k/50:64k/50', '--size', '8m', '--name', SIZE_MIX_LABEL,
+    '--db', db], tmp);
+  runNasperf(bin, ['run', data, '--rw', 'read', '--bs', '4k', '--size', '8m', '--rate-iops', '400', '--time', '1s',
+    '--name', PACED_LABEL, '--db', db], tmp);
+  const html = path.join(out, 'many.html');
+  runNasperf(bin, ['report', '--last', '3', '-o', html, '--db', db], tmp);
+  return html;
+}
+
+// The per-rank chart, the per-size and pacing tables, as the page holds them.
+function inspectMany() {
+  const spec = window.nasperfReport.charts.find((c) => c.id.startsWith('chart-ranks-'));
+  const tables = (sel) => [...document.querySelectorAll(sel)].map((t) =>
+    [...t.querySelectorAll('tbody tr')].map((tr) => [...tr.children].map((c) => c.textContent)));
+  const out = {charts: window.nasperfReport.charts.map((c) => c.id), sizes: tables('table.per-size'),
+    pacing: tables('table.pacing'), notices: [...document.querySelectorAll('.notice')].map((n) => n.textContent)};
+  if (!spec) return Object.assign(out, {missing: 'no chart-ranks-* among ' + out.charts.join(', ')});
+  const box = document.getElementById(spec.id);
+  const chart = box && echarts.getInstanceByDom(box);
+  if (!chart) return Object.assign(out, {missing: 'chart ' + spec.id + ' was not drawn'});
+  const option = chart.getOption();
+  out.categories = option.yAxis[0].data;
+  out.series = option.series.map((s) => ({name: s.name,
+    values: (s.data || []).map((d) => (d && typeof d === 'object' ? d.value : d)),
+    labels: (s.data || []).map((d, i) => (d == null || typeof s.label.formatter !== 'function' ? ''
+      : s.label.formatter({value: d && typeof d === 'object' ? d.value : d, dataIndex: i})))}));
+  let colourPixels = 0;
+  for (const canvas of box.querySelectorAll('canvas')) {
+    const px = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+    for (let i = 0; i < px.length; i += 4)
+      if (px[i + 3] > 64 && Math.max(px[i], px[i + 1], px[i + 2]) - Math.min(px[i], px[i + 1], px[i + 2]) > 48) colourPixels += 1;
+  }
+  out.colourPixels = colourPixels;
+  const caption = box.closest('.chart-wrap').querySelector('.caption');
+  out.caption = caption ? caption.textContent : '';
+  return out;
+}
+
+function checkMany(m, fixture, fail) {
+  for (const n of m.notices) fail('the many-clients page shows a notice: ' + n);
+  if (m.missing) return fail(m.missing);
+  const cluster = fixture.runs[0].cluster;
+  if (m.categories.length !== cluster.ranks || cluster.each.length !== cluster.ranks)
+    fail('per-rank chart has ' + m.categories.length + ' rows, want one per rank (' + cluster.ranks + '): ' + JSON.stringify(m.categories));
+  const write = m.series.find((s) => s.name === 'write');
+  if (!write) fail('per-rank chart has no write series: ' + JSON.stringify(m.series.map((s) => s.name)));
+  cluster.each.forEach((r, i) => {
+    const want = r.reported ? r.write.mb_per_s : null;
+    if (write && write.values[i] !== want) fail('rank ' + r.rank + ' write bar is ' + write.values[i] + ', want ' + want);
+  });
+  const missing = m.series.find((s) => s.name === 'no result');
+  const lost = cluster.each.findIndex((r) => !r.reported);
+  if (!missing || !String(missing.labels[lost]).startsWith('no result'))
+    fail('the rank that sent no result is not labelled "no result": ' + JSON.stringify(missing));
+  if (m.colourPixels <= MIN_COLOUR_PIXELS) fail('per-rank chart looks empty: ' + m.colourPixels + ' pixels in colour');
+  for (const want of ['Merged total', 'Stonewall window', 'Start skew', 'Spread', 'rank 3: no result'])
+    if (!m.caption.includes(want)) fail('per-rank caption lacks "' + want + '": ' + JSON.stringify(m.caption));
+  const sizes = m.sizes[0] || [];
+  for (const size of ['4 KiB', '64 KiB', 'total'])
+    if (!sizes.some((row) => row[0] === size)) fail('per-size table lacks the row "' + size + '": ' + JSON.stringify(sizes));
+  const pacing = (m.pacing[0] || [])[0] || [];
+  if (!pacing.some((c) => c === '400 IOPS')) fail('pacing table lacks the target "400 IOPS": ' + JSON.stringify(pacing));
+  if (pacing.filter((c) => /µs$/.test(c)).length !== 4)
+    fail('pacing table lacks p50/p99 from the intended start and of the service time: ' + JSON.stringify(pacing));
+}
+
+// The waterfall chart as ECharts holds it: bars, their styles, the reference lines.
+function inspectWaterfall() {
+  const spec = window.nasperfReport.charts.find((c) => c.id.startsWith('chart-waterfall-'));
+  if (!spec) return {missing: 'no chart-waterfall-* among ' + window.nasperfReport.charts.map((c) => c.id).join(', ')};
+  const box = document.getElementById(spec.id);
+  const chart = box && echarts.getInstanceByDom(box);
+  if (!chart) return {missing: 'chart ' + spec.id + ' was not drawn'};
+  const series = chart.getOption().series.filter((s) => s.type === 'bar');
+  const bars = ((series[0] && series[0].data) || []).map((d) => ({
+    value: d && typeof d === 'object' ? d.value : d,
+    colour: d && d.itemStyle ? d.itemStyle.color : '',
+    opacity: d && d.itemStyle && d.itemStyle.opacity != null ? d.itemStyle.opacity : 1,
+    dashed: !!(d && d.itemStyle && d.itemStyle.borderType === 'dashed')}));
+  const lines = [];
+  for (const s of chart.getOption().series)
+    for (const d of (s.markLine && s.markLine.data) || [])
+      lines.push({value: d.xAxis, label: d.label && typeof d.label.formatter === 'function' ? d.label.formatter(d) : d.name});
+  let colourPixels = 0;
+  for (const canvas of box.querySelectorAll('canvas')) {
+    const pixels = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+    for (let i = 0; i < pixels.length; i += 4)
+      if (pixels[i + 3] > 64 && Math.max(pixels[i], pixels[i + 1], pixels[i + 2]) - Math.min(pixels[i], pixels[i + 1], pixels[i + 2]) > 48)
+        colourPixels += 1;
+  }
+  const table = box.closest('.chart-wrap').querySelector('pre.diagnosis-table');
+  return {id: spec.id, title: spec.title, bars, lines, colourPixels, table: table ? table.textContent : '',
+    notices: [...document.querySelectorAll('.notice')].map((n) => n.textContent)};
+}
+
+function checkWaterfall(w, fail) {
+  if (w.missing) return fail(w.missing);
+  for (const n of w.notices) fail('the waterfall page shows a notice: ' + n);
+  if (w.colourPixels <= MIN_COLOUR_PIXELS) fail('waterfall ' + w.id + ' looks empty: ' + w.colourPixels + ' pixels in colour');
+  const values = w.bars.map((b) => b.value);
+  if (JSON.stringify(values) !== JSON.stringify(WATERFALL_MB_PER_S))
+    fail('waterfall bars are ' + JSON.stringify(values) + ', want ' + JSON.stringify(WATERFALL_MB_PER_S));
+  w.bars.forEach((b, i) => {
+    const want = i === WATERFALL_CAP_INDEX ? HIGHLIGHT : BAR;
+    if (String(b.colour).toUpperCase() !== want) fail('waterfall bar ' + i + ' is ' + b.colour + ', want ' + want);
+    const cached = i === WATERFALL_CACHED_INDEX;
+    if (cached !== (b.opacity < 1 && b.dashed))
+      fail('waterfall bar ' + i + (cached ? ' is cached but not faded and dashed' : ' is faded or dashed but not cached'));
+  });
+  for (const [label, value] of WATERFALL_LINES)
+    if (!w.lines.some((l) => l.value === value && String(l.label).startsWith(label)))
+      fail('waterfall lacks the reference line "' + label + '" at ' + value + ' MB/s: ' + JSON.stringify(w.lines));
+  if (!w.table.includes('end to end: 61.8 MB/s (49 % of line rate); capped by: network'))
+    fail('the waterfall page lacks the table\'s end-to-end line: ' + JSON.stringify(w.table));
+  if (!w.table.includes('the link path caps at 64 MB/s')) fail('the waterfall page lacks the cause');
 }
 
 // ------------------------------------------------------------------ the browser
@@ -322,6 +488,62 @@ async function main() {
       for (const f of failures) console.error('  - ' + f);
       return EXIT_FAIL;
     }
+    if (args['seed-diagnosis']) {
+      const waterfallHtml = makeDiagnosisReport(args.nasperf, args['seed-diagnosis'], tmp, args.out);
+      await page.goto('file://' + waterfallHtml, {waitUntil: 'load', timeout: RENDER_TIMEOUT_MS});
+      await page.waitForFunction(() => typeof (window.nasperfReport && window.nasperfReport.renderedMs) === 'number',
+        null, {timeout: RENDER_TIMEOUT_MS});
+      const w = await page.evaluate(inspectWaterfall);
+      const shot = path.join(args.out, 'waterfall.png');
+      const wrap = await page.$('#diagnoses');
+      await (wrap ? wrap.screenshot({path: shot}) : page.screenshot({path: shot, fullPage: true}));
+      const wfails = [];
+      checkWaterfall(w, (m) => wfails.push(m));
+      for (const msg of seen.messages) wfails.push(msg);
+      for (const url of seen.requests) wfails.push('network request: ' + url);
+      if (wfails.length) {
+        console.error('FAIL: ' + wfails.length + ' problem(s) in ' + waterfallHtml + ' (screenshot ' + shot + '):');
+        for (const f of wfails) console.error('  - ' + f);
+        return EXIT_FAIL;
+      }
+      console.log('PASS: waterfall ' + w.id + ': ' + w.bars.length + ' bars, cap and cached marked, ' + w.lines.length +
+        ' reference lines; ' + shot);
+    }
+    const manyHtml = makeManyReport(args.nasperf, tmp, args.out);
+    await page.goto('file://' + manyHtml, {waitUntil: 'load', timeout: RENDER_TIMEOUT_MS});
+    await page.waitForFunction(() => typeof (window.nasperfReport && window.nasperfReport.renderedMs) === 'number',
+      null, {timeout: RENDER_TIMEOUT_MS});
+    const many = await page.evaluate(inspectMany);
+    const manyShot = path.join(args.out, 'many.png');
+    await page.screenshot({path: manyShot, fullPage: true});
+    const mfails = [];
+    checkMany(many, JSON.parse(fs.readFileSync(MANY_CLIENTS_FIXTURE, 'utf8')), (msg) => mfails.push(msg));
+    for (const msg of seen.messages) mfails.push(msg);
+    for (const url of seen.requests) mfails.push('network request: ' + url);
+    if (mfails.length) {
+      console.error('FAIL: ' + mfails.length + ' problem(s) in ' + manyHtml + ' (screenshot ' + manyShot + '):');
+      for (const f of mfails) console.error('  - ' + f);
+      return EXIT_FAIL;
+    }
+    console.log('PASS: per-rank chart of ' + many.categories.length + ' ranks (one lost, named), per-size and pacing tables; ' + manyShot);
+    const apps = makeAppReport(runNasperf, args.nasperf, tmp, args.out);
+    await page.goto('file://' + apps.html, {waitUntil: 'load', timeout: RENDER_TIMEOUT_MS});
+    await page.waitForFunction(() => typeof (window.nasperfReport && window.nasperfReport.renderedMs) === 'number',
+      null, {timeout: RENDER_TIMEOUT_MS});
+    const appInfo = await page.evaluate(inspectApps);
+    const appShot = path.join(args.out, 'apps.png');
+    await page.screenshot({path: appShot, fullPage: true});
+    const afails = [];
+    checkApps(appInfo, apps.stored, MIN_COLOUR_PIXELS, (msg) => afails.push(msg));
+    for (const msg of seen.messages) afails.push(msg);
+    for (const url of seen.requests) afails.push('network request: ' + url);
+    if (afails.length) {
+      console.error('FAIL: ' + afails.length + ' problem(s) in ' + apps.html + ' (screenshot ' + appShot + '):');
+      for (const f of afails) console.error('  - ' + f);
+      return EXIT_FAIL;
+    }
+    console.log('PASS: application workloads: ' + appInfo.categories.length + ' bars (' +
+      appInfo.series.map((s) => s.name).join(', ') + '), ' + appInfo.runs.length + ' run tables; ' + appShot);
     const sweeps = info.charts.filter((c) => c.id.startsWith('chart-sweep-')).length;
     console.log('PASS: ' + info.charts.length + ' charts (' + sweeps + ' sweep, bars, latency, over time), rendered in ' +
       Math.round(info.renderedMs) + ' ms, no network, no console errors; ' + png);

@@ -12,22 +12,27 @@ lab_up --link 1g --mtu 1500
 protocol=nfs  # one protocol is enough here; link_lab_test covers them all
 
 declare -A mb
-for mtu in 1500 9000; do
-  "$lab" link --mtu "$mtu" 2>/dev/null
-  mb[net-up-$mtu]="$(net_mb up)"
-  mb[net-down-$mtu]="$(net_mb down)"
-  mb[$protocol-write-$mtu]="$(protocol_mb "$protocol" write 384m 4)"
-  mb[$protocol-read-$mtu]="$(protocol_mb "$protocol" read 384m 4)"
-done
+# Both MTUs' figures and their checks; twice when the first run's are off (measure_twice).
+measure_jumbo() {
+  local mtu what a b gain expected
+  for mtu in 1500 9000; do
+    "$lab" link --mtu "$mtu" 2>/dev/null
+    mb[net-up-$mtu]="$(net_mb up)"
+    mb[net-down-$mtu]="$(net_mb down)"
+    mb[$protocol-write-$mtu]="$(protocol_mb "$protocol" write 384m 4)"
+    mb[$protocol-read-$mtu]="$(protocol_mb "$protocol" read 384m 4)"
+  done
 
-gain="$(python3 -c "print(f'{$(link_efficiency 9000) / $(link_efficiency 1500):.4f}')")"
-echo "expected: MTU 9000 carries $gain x the payload of MTU 1500 ($(link_payload_mb 1g 9000) vs $(link_payload_mb 1g 1500) MB/s)"
-expected="$(link_payload_mb 1g 9000)"
-check "MTU 9000 net up: ${mb[net-up-9000]} MB/s, within 5 % of $expected" within "${mb[net-up-9000]}" "$expected" 5
-for what in net-up net-down $protocol-write $protocol-read; do
-  a="${mb[$what-1500]}"; b="${mb[$what-9000]}"
-  check "$what: MTU 9000 $b MB/s >= MTU 1500 $a MB/s - 1 % (measured x$(ratio "$b" "$a"), expected x$gain)" \
-    at_least "$b" "$a" 1
-done
+  gain="$(python3 -c "print(f'{$(link_efficiency 9000) / $(link_efficiency 1500):.4f}')")"
+  echo "expected: MTU 9000 carries $gain x the payload of MTU 1500 ($(link_payload_mb 1g 9000) vs $(link_payload_mb 1g 1500) MB/s)"
+  expected="$(link_payload_mb 1g 9000)"
+  check "MTU 9000 net up: ${mb[net-up-9000]} MB/s, within 5 % of $expected" within "${mb[net-up-9000]}" "$expected" 5
+  for what in net-up net-down $protocol-write $protocol-read; do
+    a="${mb[$what-1500]}"; b="${mb[$what-9000]}"
+    check "$what: MTU 9000 $b MB/s >= MTU 1500 $a MB/s - 1 % (measured x$(ratio "$b" "$a"), expected x$gain)" \
+      at_least "$b" "$a" 1
+  done
+}
+measure_twice measure_jumbo
 
 finish jumbo

@@ -8,6 +8,7 @@ export NASPERF="${NASPERF:-$repo_root/build/nasperf}"
 nasperf="$NASPERF"
 work="$(mktemp -d /tmp/nasperf-labtest.XXXXXX)"
 failures=0
+failed=()
 
 # A missing tool or no root skips the test on a user's machine, fails it under CI.
 skip_or_fail() {
@@ -16,10 +17,32 @@ skip_or_fail() {
 }
 check() {  # check DESCRIPTION CMD...
   local what="$1"; shift
-  if "$@"; then echo "ok   $what"; else echo "FAIL $what" >&2; failures=$((failures + 1)); fi
+  if "$@"; then echo "ok   $what"; else echo "FAIL $what" >&2; failures=$((failures + 1)); failed+=("$what"); fi
 }
-finish() {  # the test's last line: its verdict
-  [ "$failures" -eq 0 ] || { echo "$failures check(s) failed" >&2; exit 1; }
+# measure_twice FN ARGS...: runs FN, a group of rate measurements and their checks; when one
+# of its checks fails, says which and runs the group once more, and only the second run's
+# checks count. Why: the lab's client is CPU-bound near 1 Gbit/s on a 2-core machine
+# (measured: `nasperf net` at 99 % of a core receiving at 1g), so CPU taken by anything else
+# on the host shows as a rate 10-15 % low. Measured 2026-12-02: lab.link failed in 2 of 2
+# full ctest runs (once 1g net at 103 of 119.6 MB/s, once 100m net at 9.9 of 12.0) and
+# passed alone; a real fault fails both runs.
+measure_twice() {
+  local before=$failures
+  local -a before_failed=("${failed[@]}")
+  "$@"
+  [ "$failures" -ne "$before" ] || return 0
+  echo "measuring again: $((failures - before)) check(s) of '$*' failed in the first run:" >&2
+  printf '  first run: %s\n' "${failed[@]:${#before_failed[@]}}" >&2
+  failures=$before
+  failed=("${before_failed[@]}")
+  "$@"
+}
+finish() {  # the test's last lines: its verdict, naming every failed check (a CI log's tail shows them)
+  if [ "$failures" -ne 0 ]; then
+    echo "$failures check(s) failed:" >&2
+    printf '  FAILED %s\n' "${failed[@]}" >&2
+    exit 1
+  fi
   echo "all $1 checks passed"
 }
 # mb_per_s FILE DIRECTION: the direction's MB/s in a nasperf JSON document.

@@ -16,6 +16,7 @@ nothing_left() {
     ! grep -q '/tmp/nasperf-lab\.' /proc/mounts &&
     ! compgen -G '/tmp/nasperf-lab.*' >/dev/null &&
     [ ! -e /run/nasperf-lab ] && [ ! -e /run/rpcbind.sock ] && [ ! -e /var/run/tgtd/socket.0 ] &&
+    ! compgen -G '/sys/fs/cgroup/*/nasperf-lab' >/dev/null &&
     ! pgrep -f '/tmp/nasperf-lab\.' >/dev/null
 }
 
@@ -25,20 +26,25 @@ check "up --link 2g: exit 2" [ "$rc" -eq 2 ]
 check "up --link 2g: one line naming --link" bash -c "[ \$(wc -l <'$work/err') -eq 1 ] && grep -q -- '--link' '$work/err'"
 rc=0; "$lab" up --mtu 1400 2>/dev/null || rc=$?
 check "up --mtu 1400: exit 2" [ "$rc" -eq 2 ]
+for bad in "--nas-mtu 1400" "--nas-cpu 0" "--nas-cpu 20%" "--member-mb 0" "--member-mb 20,x" "--agent-root ext3"; do
+  rc=0; # shellcheck disable=SC2086  # the option and its value are two words
+  "$lab" up $bad 2>"$work/err" || rc=$?
+  check "up $bad: exit 2, one line naming ${bad%% *}" bash -c "[ $rc -eq 2 ] && [ \$(wc -l <'$work/err') -eq 1 ] && grep -q -- '${bad%% *}' '$work/err'"
+done
 rc=0; "$lab" link --link 1g 2>/dev/null || rc=$?
 check "link without a lab: exit 2" [ "$rc" -eq 2 ]
 check "status --json without a lab" bash -c "'$lab' status --json | python3 -c 'import json,sys; assert json.load(sys.stdin) == {\"up\": False}'"
 check "bad input left nothing" nothing_left
 
 # --- a failed up at every step takes down what it built ---------------------------------
-for step in network storage smbd nfs iscsi; do
+for step in network storage cgroups smbd nfs iscsi; do
   rc=0; NAS_LAB_FAIL_AFTER=$step "$lab" up --link 1g >/dev/null 2>"$work/err" || rc=$?
   check "up failing after $step: exit 1" [ "$rc" -eq 1 ]
   check "up failing after $step: nothing left" nothing_left
 done
 
 # --- up, real clients, link change, down -------------------------------------------------
-lab_up --link 1g
+lab_up --link 1g --nas-cpu 50 --member-mb 30,20
 "$lab" status --json >"$work/status.json"
 read -r iscsi password_file < <(python3 - "$work/status.json" <<'EOF'
 import json, sys
@@ -82,6 +88,32 @@ check "link change: MTU 9000 on both sides" bash -c "
 check "link change: status says so" bash -c "'$lab' status --json | python3 -c 'import json,sys; d=json.load(sys.stdin); assert (d[\"link\"], d[\"mtu\"]) == (\"100m\", 9000)'"
 "$lab" link --link none --mtu 1500 2>/dev/null
 check "link none: no qdisc left" bash -c "! tc qdisc show dev nplab-h | grep -q tbf"
+
+# --- one-sided MTU, NAS CPU and member speed ----------------------------------------------
+"$lab" link --nas-mtu 9000 2>/dev/null
+check "--nas-mtu 9000: NAS side 9000, host side 1500" bash -c "
+  ip link show nplab-h | grep -q 'mtu 1500' && ip -n nplab-nas link show nplab-n | grep -q 'mtu 9000'"
+"$lab" link --link 1g 2>/dev/null
+check "link --link keeps the NAS's MTU" bash -c "ip -n nplab-nas link show nplab-n | grep -q 'mtu 9000'"
+check "SMB still carries data with MTU 9000 on the NAS side only (TCP's MSS is the host's)" bash -c "
+  smbclient //198.18.0.2/bench -U 'root%$password' -m SMB3 -c 'put $work/data.bin t2.bin; get t2.bin $work/smb2.bin' >/dev/null 2>&1 &&
+  cmp -s '$work/data.bin' '$work/smb2.bin'"
+cpu_cg=/sys/fs/cgroup/cpu/nasperf-lab blkio_cg=/sys/fs/cgroup/blkio/nasperf-lab
+check "--nas-cpu 50: quota is half the period" bash -c "[ \$(cat $cpu_cg/cpu.cfs_quota_us) -eq \$((\$(cat $cpu_cg/cpu.cfs_period_us) / 2)) ]"
+for server in smbd ganesha tgtd agent; do
+  [ -f "$(lab_json dir)/pids/$server" ] || continue
+  check "$server runs in the lab's cpu and blkio cgroups" bash -c "
+    grep -qx '$(lab_server_pid "$server")' $cpu_cg/cgroup.procs && grep -qx '$(lab_server_pid "$server")' $blkio_cg/cgroup.procs"
+done
+check "the test itself is not in the lab's cgroup" bash -c "! grep -qx $$ $cpu_cg/cgroup.procs"
+r0a="$(losetup -n -O NAME -j "$(lab_json dir)/disks/raid0-a.img")"; r0b="$(losetup -n -O NAME -j "$(lab_json dir)/disks/raid0-b.img")"
+check "--member-mb 30,20: raid0-a read at 30 MB/s, raid0-b written at 20 MB/s" bash -c "
+  grep -qx \"\$(cat /sys/block/${r0a#/dev/}/dev) 30000000\" $blkio_cg/blkio.throttle.read_bps_device &&
+  grep -qx \"\$(cat /sys/block/${r0b#/dev/}/dev) 20000000\" $blkio_cg/blkio.throttle.write_bps_device"
+"$lab" link --nas-cpu off --member-mb off --mtu 1500 2>/dev/null
+check "--nas-cpu off, --member-mb off: no limits left" bash -c "
+  [ \$(cat $cpu_cg/cpu.cfs_quota_us) -eq -1 ] && [ -z \"\$(cat $blkio_cg/blkio.throttle.read_bps_device)\" ] &&
+  ip -n nplab-nas link show nplab-n | grep -q 'mtu 1500'"
 
 "$lab" down 2>/dev/null
 check "down: nothing left" nothing_left

@@ -1,5 +1,6 @@
 // nasperf report page: reads the report data embedded in the page (#nasperf-data) and
-// draws the header, sweep curves, bars, latency, throughput-over-time and facts table
+// draws the header, diagnosis waterfalls, sweep curves, bars, per-rank bars of many-clients runs, per-size and
+// pacing tables, application workloads (run.app), latency, throughput-over-time and facts table
 // with ECharts (global `echarts`, canvas renderer). Vanilla ES2020, no network.
 // Exposes window.nasperfReport = {renderedMs, charts: [{id, title, series}]} for the
 // browser test; keep that name and shape.
@@ -176,15 +177,16 @@
     const measures = [];
     const categories = [];
     const categoryIndex = new Map();
-    const barItems = items.filter((it) => it.kind !== 'sweep');
+    const barItems = items.filter((it) => it.kind !== 'sweep' && it.kind !== 'diagnosis');
     barItems.forEach((item, itemSlot) => {
       const count = new Map();
       for (const run of item.runs) {
         for (const dir of DIRECTIONS) {
           if (!run[dir] || typeof run[dir] !== 'object') continue;
           const label = runLabel(run);
-          // A plain run's label starts with its rw ("read 1 MiB Q1T1"): no second "read".
-          const rw = run.test ? '' : str(record(run.job).rw, '');
+          // A plain run's label starts with its rw ("read 1 MiB Q1T1"): no second "read". An
+          // application run's is its workload, which says no direction.
+          const rw = run.test || record(run.app).workload ? '' : str(record(run.job).rw, '');
           const base = /^(rand)?(read|write)$/.test(rw) && rw.endsWith(dir) ? label : label + ' ' + dir;
           const n = (count.get(base) || 0) + 1;
           count.set(base, n);
@@ -204,10 +206,16 @@
   // "SEQ1M Q8T1", or for a plain run "randread 4 KiB Q32T1".
   function runLabel(run) {
     if (run.test) return String(run.test);
+    // An application run by its workload: its job (1 MiB writes, Q1T1) is how it moved bytes.
+    if (typeof record(run.app).workload === 'string' && run.app.workload) return String(run.app.workload);
     const job = record(run.job);
     const parts = [];
     if (job.rw) parts.push(String(job.rw));
-    if (isNum(job.bs)) parts.push(fmtBytes(job.bs));
+    // A block-size mix is named by its sizes and weights ("4 KiB/50:64 KiB/50"), not by
+    // its largest size (job.bs, which sizes the buffers).
+    const mix = list(job.bs_split).map(record).filter((e) => isNum(e.bs) && isNum(e.pct));
+    if (mix.length > 1) parts.push(mix.map((e) => fmtBytes(e.bs) + '/' + e.pct).join(':'));
+    else if (isNum(job.bs)) parts.push(fmtBytes(job.bs));
     if (isNum(job.qd) || isNum(job.threads))
       parts.push('Q' + (isNum(job.qd) ? job.qd : '?') + 'T' + (isNum(job.threads) ? job.threads : '?'));
     if (parts.length) return parts.join(' ');
@@ -405,6 +413,107 @@
     const nav = h('nav', {class: 'toc', 'aria-label': 'Sections'});
     for (const [id, label] of sections) nav.append(h('a', {href: '#' + id}, label));
     root.append(nav);
+  }
+
+  // ---------------------------------------------------------------- 0. diagnosis waterfalls
+  // One chart per diagnosis (`nasperf diagnose`): each layer's measured ceiling as a bar,
+  // the link's line rate and TCP payload maximum as reference lines, the bar that caps the
+  // end-to-end figure in the highlight colour, cached bars faded with a dashed outline
+  // (a cache served them: not a ceiling); then the terminal's table, causes and gaps.
+  const WATERFALL_BAR = PALETTE[0];
+  const WATERFALL_CAP = PALETTE[3];
+
+  function renderDiagnoses(root, model) {
+    const diagnoses = model.items.filter((it) => it.kind === 'diagnosis');
+    if (!diagnoses.length) return;
+    const s = section(root, 'diagnoses', 'Where the throughput goes (diagnoses)',
+      'Each bar is a layer\'s measured ceiling in MB/s; the grey dashed lines are the link\'s line rate and the TCP ' +
+      'payload maximum for its MTU. The highlighted bar is the layer that caps the end-to-end figure; faded bars with ' +
+      'a dashed outline were served from a cache and left out of the cap.');
+    diagnoses.forEach((it, n) => {
+      const w = record(it.raw.waterfall);
+      const rows = list(w.rows).map(record);
+      const wrap = h('div', {class: 'chart-wrap'});
+      s.append(wrap);
+      if (!rows.some((r) => isNum(r.mb_per_s))) {
+        wrap.append(h('p', {class: 'note'}, it.label + ': no layer was measured.'));
+      } else {
+        const title = 'Waterfall: ' + it.label;
+        const categories = rows.map((r) => str(r.layer, '?') + ' · ' + str(r.what, ''));
+        const subtitle = isNum(w.end_to_end_mb_per_s)
+          ? 'end to end ' + fmtMBps(w.end_to_end_mb_per_s) + ' MB/s; capped by: ' + str(w.cap_layer, 'unknown')
+          : 'end to end not measured';
+        addChart(wrap, 'chart-waterfall-' + (n + 1), title, [it.label], (widthPx) =>
+          waterfallOption({title, subtitle, name: it.label, rows, categories, w}, widthPx));
+        const notes = [];
+        for (const r of rows) {
+          if (!isNum(r.mb_per_s)) notes.push(str(r.layer, '?') + ' · ' + str(r.what, '') + ': not measured' + (r.note ? ' (' + r.note + ')' : ''));
+          else if (r.cached) notes.push(str(r.layer, '?') + ' · ' + str(r.what, '') + ': cached' + (r.note ? ' (' + r.note + ')' : ''));
+        }
+        if (!isNum(w.line_rate_mb_per_s)) notes.push('The line rate was not measured, so no line is drawn.');
+        caption(wrap, notes);
+      }
+      const table = list(it.raw.table).map((line) => String(line));
+      if (table.length) wrap.append(h('pre', {class: 'diagnosis-table'}, table.join('\n')));
+    });
+  }
+
+  function waterfallOption(ctx, widthPx) {
+    const {rows, categories, w} = ctx;
+    const option = baseOption(ctx.title, ctx.subtitle);
+    // Room above the plot for the reference lines' labels, stacked one a row.
+    option.grid = {left: 12, right: 150, top: 72 + 16 * 2, bottom: 52, containLabel: true};
+    option.xAxis = valueAxis('Ceiling (MB/s)', {min: 0, nameGap: 30});
+    option.yAxis = {type: 'category', data: categories, inverse: true, axisLabel: {color: INK, fontSize: 12},
+      axisTick: {alignWithLabel: true}, axisLine: {lineStyle: {color: '#8c959f'}}};
+    option.tooltip.trigger = 'item';
+    option.tooltip.formatter = (p) => {
+      const r = rows[p.dataIndex] || {};
+      let out = '<div class="tt-head">' + escapeHtml(categories[p.dataIndex] || '') + '</div>';
+      if (!isNum(r.mb_per_s)) return out + '<div>not measured' + (r.note ? ': ' + escapeHtml(r.note) : '') + '</div>';
+      out += tooltipRow(p.marker, 'ceiling', fmtMBps(r.mb_per_s) + ' MB/s');
+      if (isNum(r.pct_of_line_rate)) out += tooltipRow('', 'of line rate', fmtNumber(r.pct_of_line_rate, 0) + ' %');
+      if (isNum(r.pct_of_payload_max)) out += tooltipRow('', 'of payload max', fmtNumber(r.pct_of_payload_max, 0) + ' %');
+      if (r.caps) out += '<div><b>this layer caps the end-to-end figure</b></div>';
+      if (r.cached) out += '<div>served from a cache: left out of the cap</div>';
+      if (r.note) out += '<div>' + escapeHtml(r.note) + '</div>';
+      return out;
+    };
+    const lines = [];
+    if (isNum(w.payload_max_mb_per_s)) lines.push({label: 'TCP payload max', mb_per_s: w.payload_max_mb_per_s});
+    if (isNum(w.line_rate_mb_per_s))
+      lines.push({label: 'line rate' + (isNum(w.line_rate_mbps) ? ' ' + fmtNumber(w.line_rate_mbps, 0) + ' Mbit/s' : '') +
+                         (w.line_rate_source === 'stated' ? ' (stated)' : ''),
+        mb_per_s: w.line_rate_mb_per_s});
+    option.series = [{
+      type: 'bar', name: ctx.name, barMaxWidth: 26, barCategoryGap: '30%',
+      label: {show: true, position: 'right', fontSize: 11, color: INK,
+        formatter: (p) => waterfallLabel(rows[p.dataIndex] || {})},
+      data: rows.map((r) => {
+        const colour = r.caps ? WATERFALL_CAP : WATERFALL_BAR;
+        const style = r.cached
+          ? {color: colour, opacity: 0.4, borderColor: colour, borderType: 'dashed', borderWidth: 1.5}
+          : {color: colour};
+        return {value: isNum(r.mb_per_s) ? r.mb_per_s : null, itemStyle: style, caps: r.caps === true, cached: r.cached === true};
+      }),
+      markLine: {symbol: 'none', silent: true, animation: false,
+        data: lines.map((l, i) => {
+          const label = l.label + ' ' + fmtLineMBps(l.mb_per_s) + ' MB/s';
+          return {xAxis: l.mb_per_s, name: label, lineStyle: {color: MARKER_GREY, type: i === lines.length - 1 ? [8, 4] : 'dotted', width: 1.2},
+            label: {formatter: () => label, position: 'start', color: MARKER_GREY, fontSize: 11, distance: 4 + 16 * i,
+              backgroundColor: 'rgba(255,255,255,0.85)', padding: [1, 3]}};
+        })},
+    }];
+    return {option, heightPx: 72 + 16 * 2 + 52 + 40 + rows.length * 38};
+  }
+
+  function waterfallLabel(r) {
+    if (!isNum(r.mb_per_s)) return 'not measured';
+    let text = fmtMBps(r.mb_per_s) + ' MB/s';
+    if (isNum(r.pct_of_line_rate)) text += ' (' + fmtNumber(r.pct_of_line_rate, 0) + ' % of line)';
+    if (r.caps) text += ' · cap';
+    if (r.cached) text += ' · cached';
+    return text;
   }
 
   // ---------------------------------------------------------------- 1. sweep curves
@@ -779,6 +888,437 @@
     }, extra || {});
   }
 
+  // ---------------------------------------------------------------- 2b. many clients
+  // One chart per many-clients run (`mpirun -n N nasperf run`): a bar per rank and
+  // direction with the rank's own MB/s, as rank 0 merged them (run.cluster.each). A rank
+  // that sent no result gets its row and a "no result" label, never a bar at 0 MB/s.
+  const RANK_READ = PALETTE[0];
+  const RANK_WRITE = PALETTE[1];
+  const RANK_MISSING = PALETTE[3];
+  const SPREAD_FLAG_PCT = 10;
+
+  function clusterRuns(model) {
+    const out = [];
+    for (const item of model.barItems)
+      for (const run of item.runs) if (list(record(run.cluster).each).length) out.push({item, run});
+    return out;
+  }
+
+  function renderRanks(root, model) {
+    const runs = clusterRuns(model);
+    if (!runs.length) return;
+    const s = section(root, 'ranks', 'Many clients: throughput per rank',
+      'Each bar is one rank\'s own MB/s (10⁶ B/s) over its own measured time; the run\'s total is the sum of the ranks\' ' +
+      'rates. A rank that sent no result is named, not drawn as 0 MB/s.');
+    runs.forEach(({item, run}, n) => {
+      const c = record(run.cluster);
+      const ranks = list(c.each).map(record);
+      const wrap = h('div', {class: 'chart-wrap'});
+      s.append(wrap);
+      const categories = ranks.map((r) => 'rank ' + str(r.rank, '?') + (r.host ? ' · ' + r.host : ''));
+      const dirs = DIRECTIONS.filter((dir) => ranks.some((r) => r.reported !== false && isNum(record(r[dir]).mb_per_s)));
+      const title = 'Per-rank throughput: ' + item.label + ' (' + str(c.ranks, ranks.length) + ' ranks)';
+      const total = DIRECTIONS.filter((dir) => isNum(record(run[dir]).mb_per_s))
+        .map((dir) => dir + ' ' + fmtMBps(record(run[dir]).mb_per_s) + ' MB/s').join(', ');
+      const subtitle = 'merged total: ' + (total || 'none') + (run.partial === true ? ' · partial' : '');
+      const names = dirs.concat(ranks.some((r) => r.reported === false) ? ['no result'] : []);
+      addChart(wrap, 'chart-ranks-' + (n + 1), title, names, (widthPx, selected) =>
+        ranksOption({title, subtitle, ranks, categories, dirs, names}, widthPx, selected));
+      caption(wrap, rankNotes(run, c, ranks));
+    });
+  }
+
+  function rankNotes(run, c, ranks) {
+    const notes = [];
+    const total = DIRECTIONS.filter((dir) => isNum(record(run[dir]).mb_per_s))
+      .map((dir) => fmtMBps(record(run[dir]).mb_per_s) + ' MB/s ' + dir).join(' + ');
+    if (total) notes.push('Merged total: ' + total + ' (the sum of the ranks\' own rates).');
+    if (c.stonewall === false)
+      notes.push('Stonewall off: each rank ran its whole job; the total sums each rank\'s rate over its own time.');
+    else if (isNum(c.window_s))
+      notes.push('Stonewall window: ' + fmtNumber(c.window_s, 3) + ' s while every rank ran (every rank stopped when the first finished).');
+    if (isNum(c.start_skew_us)) notes.push('Start skew: ' + fmtUs(c.start_skew_us) + ' (latest start − earliest start, CLOCK_REALTIME).');
+    if (isNum(c.first_done_s) && isNum(c.last_done_s))
+      notes.push('First done ' + fmtNumber(c.first_done_s, 3) + ' s, last done ' + fmtNumber(c.last_done_s, 3) + ' s' +
+        (isNum(c.last_done_mb_per_s) ? ': ' + fmtMBps(c.last_done_mb_per_s) + ' MB/s over the whole span' : '') + '.');
+    if (isNum(c.spread_pct))
+      notes.push('Spread: the fastest rank is ' + fmtNumber(c.spread_pct, 1) + ' % above the slowest' +
+        (c.spread_flagged === true || c.spread_pct > SPREAD_FLAG_PCT ? ' — UNEVEN (over ' + SPREAD_FLAG_PCT + ' %).' : '.'));
+    for (const r of ranks) {
+      if (r.reported === false) notes.push('rank ' + str(r.rank, '?') + ': ' + noResultText(r) + '.');
+      else if (r.partial === true) notes.push('rank ' + str(r.rank, '?') + ': partial' + (r.error ? ' (' + r.error + ')' : '') + '.');
+    }
+    return notes;
+  }
+
+  // "no result (the rank was killed or lost)": rank 0's words, without a second "no result".
+  function noResultText(r) {
+    const why = str(r.error, '');
+    return why.startsWith('no result') ? why : 'no result' + (why ? ': ' + why : '');
+  }
+
+  function ranksOption(ctx, widthPx, selected) {
+    const {ranks, categories, dirs} = ctx;
+    const option = baseOption(ctx.title, ctx.subtitle);
+    const legend = legendLayout(ctx.names, widthPx, selected);
+    option.legend = legend.legend;
+    option.grid = {left: 12, right: 150 + legend.right, top: legend.top, bottom: 52 + legend.bottom, containLabel: true};
+    option.xAxis = valueAxis('Throughput of the rank (MB/s)', {min: 0, nameGap: 30});
+    option.yAxis = {type: 'category', data: categories, inverse: true, axisLabel: {color: INK, fontSize: 12},
+      axisTick: {alignWithLabel: true}, axisLine: {lineStyle: {color: '#8c959f'}}};
+    option.tooltip.trigger = 'item';
+    option.tooltip.formatter = (p) => {
+      const r = ranks[p.dataIndex] || {};
+      let out = '<div class="tt-head">' + escapeHtml(categories[p.dataIndex] || '') + '</div>';
+      if (r.reported === false) return out + '<div>' + escapeHtml(noResultText(r)) + '</div>';
+      const f = record(r[p.seriesName]);
+      out += tooltipRow(p.marker, p.seriesName, fmtMBps(f.mb_per_s) + ' MB/s');
+      if (isNum(f.iops)) out += tooltipRow('', 'IOPS', fmtNumber(f.iops, 0));
+      if (isNum(record(f.lat_us).p99)) out += tooltipRow('', 'p99', fmtUs(record(f.lat_us).p99));
+      if (isNum(r.seconds)) out += tooltipRow('', 'own time', fmtNumber(r.seconds, 3) + ' s');
+      if (isNum(r.start_offset_s)) out += tooltipRow('', 'started', '+' + fmtNumber(r.start_offset_s * 1000, 3) + ' ms');
+      return out;
+    };
+    option.series = dirs.map((dir) => {
+      const colour = dir === 'read' ? RANK_READ : RANK_WRITE;
+      return {type: 'bar', name: dir, barMaxWidth: 22, barGap: '15%', itemStyle: {color: colour},
+        label: {show: true, position: 'right', fontSize: 11, color: INK, formatter: (p) => (isNum(p.value) ? fmtMBps(p.value) + ' MB/s' : '')},
+        data: ranks.map((r) => {
+          const v = record(r[dir]).mb_per_s;
+          if (r.reported === false || !isNum(v)) return null;
+          if (r.partial !== true) return v;
+          return {value: v, itemStyle: {color: colour, opacity: 0.45, borderColor: colour, borderType: 'dashed', borderWidth: 1.5}};
+        })};
+    });
+    if (ranks.some((r) => r.reported === false)) {
+      // A bar of no length that carries the words: the rank's row says it sent nothing.
+      option.series.push({type: 'bar', name: 'no result', barMaxWidth: 22, itemStyle: {color: RANK_MISSING}, silent: false,
+        label: {show: true, position: 'right', fontSize: 11, color: textColour(RANK_MISSING), fontWeight: 600,
+          formatter: (p) => noResultText(ranks[p.dataIndex] || {}).slice(0, 70)},
+        data: ranks.map((r) => (r.reported === false ? {value: 0, missing: true} : null))});
+    }
+    const perRow = Math.max(1, option.series.length);
+    return {option, heightPx: Math.max(legend.top + 52 + legend.bottom + ranks.length * (perRow * 16 + 18), legend.minHeight)};
+  }
+
+  // ---------------------------------------------------------------- 2c. block-size mixes
+  // A table per run with a block-size mix (`--bs 4k/30:64k/70`): each size's own figures
+  // (run.per_size, from its own histogram) under the run's total, per direction.
+  function renderPerSize(root, model) {
+    const runs = [];
+    for (const item of model.barItems)
+      for (const run of item.runs) if (list(run.per_size).length) runs.push({item, run});
+    if (!runs.length) return;
+    const s = section(root, 'sizes', 'Block-size mixes: results per size',
+      'Each row is one block size of the mix, with its own bytes, I/Os and latency; the total row is the whole run. ' +
+      'Share: the size\'s I/Os as % of the direction\'s I/Os in this run (measured, not the mix asked).');
+    for (const {item, run} of runs) {
+      const head = h('tr', {}, ['Block size', 'Direction', 'Share of I/Os', 'MB/s', 'IOPS', 'mean µs', 'p50 µs', 'p99 µs', 'max µs']
+        .map((t) => h('th', {scope: 'col'}, t)));
+      const body = h('tbody');
+      for (const dir of DIRECTIONS) {
+        const whole = record(run[dir]);
+        if (!isNum(whole.mb_per_s)) continue;
+        const rows = list(run.per_size).map(record).filter((e) => isNum(record(e[dir]).mb_per_s));
+        const ios = rows.reduce((sum, e) => sum + (isNum(record(e[dir]).ios) ? record(e[dir]).ios : 0), 0);
+        for (const e of rows) body.append(sizeRow(fmtBytes(e.bs), dir, record(e[dir]), ios));
+        body.append(sizeRow('total', dir, whole, 0, 'total'));
+      }
+      const table = h('table', {class: 'figures per-size', 'data-run': str(run.id, '')}, h('thead', {}, head), body);
+      s.append(h('div', {class: 'chart-wrap'}, h('h3', {}, item.label + ' · ' + runLabel(run) +
+        (run.id != null ? ' · run #' + run.id : '')), h('div', {class: 'table-scroll'}, table)));
+    }
+  }
+
+  function sizeRow(size, dir, f, ios, cls) {
+    const lat = record(f.lat_us);
+    const share = ios > 0 && isNum(f.ios) ? fmtNumber(f.ios / ios * 100, 1) + ' %' : '';
+    const cells = [size, dir, share, fmtMBps(f.mb_per_s), isNum(f.iops) ? fmtNumber(f.iops, 0) : 'n/a',
+      fmtLatCell(lat.mean), fmtLatCell(lat.p50), fmtLatCell(lat.p99), fmtLatCell(lat.max)];
+    return h('tr', {class: cls || null}, cells.map((c, i) => (i === 0 ? h('th', {scope: 'row'}, c) : h('td', {}, c))));
+  }
+
+  function fmtLatCell(v) {
+    return isNum(v) ? fmtNumber(v, Math.abs(v) >= 100 ? 0 : 1) : 'n/a';
+  }
+
+  // ---------------------------------------------------------------- 2d. paced runs
+  // A table of the runs paced by --rate / --rate-iops / --think: what the schedule asked,
+  // what the run achieved, and latency from each I/O's intended start beside the service
+  // time from its actual submit (the difference is the queueing behind the schedule).
+  function renderPacing(root, model) {
+    const runs = [];
+    for (const item of model.barItems)
+      for (const run of item.runs) if (run.pacing && typeof run.pacing === 'object') runs.push({item, run});
+    if (!runs.length) return;
+    const s = section(root, 'pacing', 'Paced runs: schedule, achieved rate, latency from the intended start',
+      'Rates are the job\'s total over all threads. Latency is timed from each I/O\'s intended start on the schedule ' +
+      '(what a user of the storage waited); service time from its actual submit (both in µs). A latency well above the service time ' +
+      'is queueing behind a slow I/O or a late client.');
+    const head = h('tr', {}, ['Run', 'Target', 'Achieved', 'Sustained', 'Direction', 'p50 latency', 'p50 service',
+      'p99 latency', 'p99 service'].map((t) => h('th', {scope: 'col'}, t)));
+    const body = h('tbody');
+    for (const {item, run} of runs) {
+      const p = record(run.pacing);
+      const byIops = isNum(p.target_iops) && p.target_iops > 0;
+      const target = byIops ? fmtNumber(p.target_iops, 0) + ' IOPS'
+        : isNum(p.target_mb_per_s) ? fmtMBps(p.target_mb_per_s) + ' MB/s' : 'think time only';
+      const achieved = byIops || !isNum(p.target_mb_per_s)
+        ? (isNum(p.achieved_iops) ? fmtNumber(p.achieved_iops, 1) + ' IOPS' : 'n/a')
+        : (isNum(p.achieved_mb_per_s) ? fmtMBps(p.achieved_mb_per_s) + ' MB/s' : 'n/a');
+      const sustained = p.sustained === false
+        ? 'no: ' + (isNum(p.shortfall_pct) ? fmtNumber(p.shortfall_pct, 1) + ' % short' : 'short')
+        : 'yes (within 1 %)';
+      const dirs = DIRECTIONS.filter((dir) => isNum(record(record(run[dir]).lat_us).p50));
+      dirs.forEach((dir, i) => {
+        const lat = record(record(run[dir]).lat_us);
+        const svc = record(p[dir + '_service_us']);
+        const first = i === 0 ? [h('th', {scope: 'row', rowspan: dirs.length}, item.label + ' · ' + runLabel(run) +
+          (run.id != null ? ' · #' + run.id : '')), h('td', {rowspan: dirs.length}, target),
+          h('td', {rowspan: dirs.length}, achieved), h('td', {rowspan: dirs.length, class: p.sustained === false ? 'short' : null}, sustained)] : [];
+        body.append(h('tr', {}, first, h('td', {}, dir), h('td', {}, fmtUs(lat.p50)), h('td', {}, fmtUs(svc.p50)),
+          h('td', {}, fmtUs(lat.p99)), h('td', {}, fmtUs(svc.p99))));
+      });
+    }
+    s.append(h('div', {class: 'table-scroll'}, h('table', {class: 'figures pacing'}, h('thead', {}, head), body)));
+  }
+
+  // ---------------------------------------------------------------- 2e. application workloads
+  // The runs of `nasperf app file-copy|dir-copy|backup|restore|video|photo-album|office`
+  // (run.app, include/nasperf/app_result.h): a bar per run of its payload MB/s, grouped by
+  // workload and cache state — a cold run never shares a group with a warm one, as `results
+  // compare` refuses to mix them (issue 18) — then per run a table of its figures, its own
+  // score and its per-operation latency. Every label is read from the run.
+  const CACHE_STATES = ['cold', 'warm', 'unknown'];
+  const CACHE_COLOUR = {cold: PALETTE[0], warm: PALETTE[1], unknown: PALETTE[4]};
+  // Decals give the states a pattern as well as a colour (print, colour-vision).
+  const CACHE_DECAL = {cold: null, warm: {symbol: 'rect', dashArrayX: [1, 0], dashArrayY: [3, 5], rotation: -Math.PI / 4,
+    color: 'rgba(255,255,255,0.55)'}, unknown: {symbol: 'circle', symbolSize: 0.5, dashArrayX: [[4, 4], [0, 4, 4, 0]],
+    dashArrayY: [4, 0], color: 'rgba(255,255,255,0.6)'}};
+
+  function appRuns(model) {
+    const out = [];
+    for (const item of model.barItems)
+      for (const run of item.runs) {
+        const app = record(run.app);
+        if (typeof app.workload === 'string' && app.workload) out.push({item, run, app});
+      }
+    return out;
+  }
+
+  // The state as the run recorded it; anything else (absent, a future word) is its own text.
+  function cacheStateOf(app) {
+    return str(app.cache_state, 'not checked');
+  }
+
+  function fillText(app) {
+    return isNum(app.fill_pct) ? fmtNumber(app.fill_pct, 1) + ' %' : '';
+  }
+
+  // "fc (#1)": the item's label, and the run's id when the item has several runs.
+  function appRunName(e) {
+    const id = e.run.id != null ? '#' + e.run.id : '';
+    return id && !e.item.label.includes(id) ? e.item.label + ' (' + id + ')' : e.item.label;
+  }
+
+  function renderApps(root, model) {
+    const runs = appRuns(model);
+    if (!runs.length) return;
+    const s = section(root, 'apps', 'Application workloads',
+      'Each bar is one stored run of “nasperf app”: its payload MB/s (10⁶ B/s: bytes moved / elapsed seconds, timed ' +
+      'first open to last close). Hover a bar for its elapsed time and files/s; the tables below give each run\'s own ' +
+      'score and its per-operation latency.');
+    renderAppBars(s, runs);
+    renderAppTimeline(s, model);
+    for (const e of runs) renderAppRun(s, e);
+  }
+
+  // The app runs' per-second samples on a scale of their own (the throughput-over-time
+  // chart below has them too, beside runs that may be a hundred times faster): a
+  // file-copy that outlasts the destination's write cache drops where the cache filled.
+  function renderAppTimeline(s, model) {
+    const rows = [];
+    for (const m of model.measures) {
+      if (!record(m.run.app).workload) continue;
+      const key = m.dir + '_mb_per_s';
+      const data = list(m.run.samples).map(record).filter((p) => isNum(p.t_s) && isNum(p[key])).map((p) => [p.t_s, p[key]]);
+      if (data.length) rows.push({m, data});
+    }
+    if (!rows.length) return;
+    const wrap = h('div', {class: 'chart-wrap'});
+    s.append(wrap);
+    const note = addRunChart(wrap, 'chart-apps-timeline', 'Application runs: payload MB/s each second', rows, timelineOption);
+    caption(wrap, 'Each run\'s per-second samples as it stored them (read and write MB/s each second). A file-copy that ' +
+      'outlasts the destination\'s write cache drops where the cache filled (the write-cache cliff); a run shorter than ' +
+      'a second has one point.', note);
+  }
+
+  // Groups: workload, then cache state, in the order the runs first show them.
+  function appGroups(runs) {
+    const groups = new Map();
+    for (const e of runs) {
+      const key = e.app.workload + ' · ' + cacheStateOf(e.app);
+      if (!groups.has(key)) groups.set(key, {key, workload: e.app.workload, state: cacheStateOf(e.app), runs: []});
+      groups.get(key).runs.push(e);
+    }
+    return [...groups.values()].sort((a, b) => a.workload.localeCompare(b.workload)); // stable within a workload
+  }
+
+  function renderAppBars(s, runs) {
+    const groups = appGroups(runs);
+    const rows = groups.flatMap((g) => g.runs.map((e) => ({e, group: g})));
+    const states = [...new Set(rows.map((r) => r.group.state))]
+      .sort((a, b) => (CACHE_STATES.indexOf(a) + 1 || 9) - (CACHE_STATES.indexOf(b) + 1 || 9));
+    const wrap = h('div', {class: 'chart-wrap'});
+    s.append(wrap);
+    const title = 'Application workloads: MB/s per run';
+    const names = states.map((st) => 'cache ' + st);
+    addChart(wrap, 'chart-apps', title, names, (widthPx, selected) => appBarsOption({title, rows, groups, states, names}, widthPx, selected));
+    const mixed = [...new Set(groups.map((g) => g.workload))].filter((w) => groups.filter((g) => g.workload === w).length > 1);
+    const notes = ['Runs are grouped by workload and by cache state (cold, warm or unknown, as each run checked it), and ' +
+      'each bar\'s label and colour name its state: runs of different states are not alike and are never set in one group ' +
+      '(“results compare” refuses to compare them).'];
+    if (mixed.length) notes.push('Runs of more than one cache state: ' + mixed.map((w) => w + ' (' +
+      groups.filter((g) => g.workload === w).map((g) => g.state).join(', ') + ')').join('; ') + ' — compare bars only within a group.');
+    if (rows.some((r) => isNum(r.e.app.fill_pct))) notes.push('“fill” is the volume\'s fill level during the run (--fill, measured by statfs).');
+    if (rows.some((r) => r.e.run.partial === true)) notes.push('Faded bars with a dashed outline are partial runs (stopped before the end).');
+    caption(wrap, notes);
+  }
+
+  function appBarLabel(e) {
+    const parts = [fmtMBps(e.app.mb_per_s) + ' MB/s', cacheStateOf(e.app)];
+    if (isNum(e.app.fill_pct)) parts.push('fill ' + fillText(e.app));
+    if (e.run.partial === true) parts.push('partial');
+    return parts.join(' · ');
+  }
+
+  function appBarsOption(ctx, widthPx, selected) {
+    const {rows, groups, states} = ctx;
+    const option = baseOption(ctx.title, 'MB/s = 10⁶ B/s of payload; grouped by workload and cache state');
+    const legend = legendLayout(ctx.names, widthPx, selected);
+    option.legend = legend.legend;
+    option.grid = {left: 12, right: 200 + legend.right, top: legend.top, bottom: 52 + legend.bottom, containLabel: true};
+    const categories = rows.map((r) => r.group.key + ' · ' + appRunName(r.e));
+    option.xAxis = valueAxis('Payload throughput (MB/s)', {min: 0, nameGap: 30});
+    option.yAxis = {type: 'category', data: categories, inverse: true, axisLabel: {color: INK, fontSize: 12},
+      axisTick: {alignWithLabel: true}, axisLine: {lineStyle: {color: '#8c959f'}}};
+    option.tooltip.trigger = 'item';
+    option.tooltip.formatter = (p) => {
+      const r = rows[p.dataIndex];
+      if (!r) return '';
+      const a = r.e.app;
+      let out = '<div class="tt-head">' + escapeHtml(categories[p.dataIndex]) + '</div>';
+      out += tooltipRow(p.marker, 'throughput', fmtMBps(a.mb_per_s) + ' MB/s');
+      if (isNum(a.elapsed_s)) out += tooltipRow('', 'elapsed', fmtNumber(a.elapsed_s, a.elapsed_s >= 10 ? 1 : 3) + ' s');
+      if (isNum(a.files_per_s)) out += tooltipRow('', 'files/s', fmtNumber(a.files_per_s, a.files_per_s >= 100 ? 0 : 1));
+      if (isNum(a.bytes)) out += tooltipRow('', 'payload', fmtBytes(a.bytes) + (isNum(a.files) ? ' in ' + a.files + ' file' + (a.files === 1 ? '' : 's') : ''));
+      out += tooltipRow('', 'cache', cacheStateOf(a));
+      if (isNum(a.fill_pct)) out += tooltipRow('', 'volume fill', fillText(a));
+      if (r.e.run.partial === true) out += '<div>partial: stopped before the end</div>';
+      return out;
+    };
+    // A series per cache state, each with values only on its own rows, overlaid in one slot.
+    option.series = states.map((st) => {
+      const colour = CACHE_COLOUR[st] || MARKER_GREY;
+      const decal = CACHE_DECAL[st] || null;
+      return {
+        type: 'bar', name: 'cache ' + st, barMaxWidth: 22, barGap: '-100%', barCategoryGap: '30%',
+        itemStyle: {color: colour, decal},
+        label: {show: true, position: 'right', fontSize: 11, color: INK, formatter: (p) => (rows[p.dataIndex] ? appBarLabel(rows[p.dataIndex].e) : '')},
+        data: rows.map((r) => {
+          if (r.group.state !== st || !isNum(r.e.app.mb_per_s)) return null;
+          if (r.e.run.partial !== true) return r.e.app.mb_per_s;
+          return {value: r.e.app.mb_per_s, itemStyle: {color: colour, decal, opacity: 0.45, borderColor: colour, borderType: 'dashed', borderWidth: 1.5}};
+        }),
+      };
+    });
+    // A band per group, alternately shaded, so that the groups read apart (the axis names them).
+    let first = 0;
+    const bands = groups.map((g, i) => {
+      const band = [{yAxis: first - 0.5, name: g.key, itemStyle: {color: i % 2 ? 'rgba(0,0,0,0)' : 'rgba(31,35,40,0.05)'}},
+        {yAxis: first + g.runs.length - 0.5}];
+      first += g.runs.length;
+      return band;
+    });
+    if (option.series.length)
+      option.series[0].markArea = {silent: true, label: {show: false}, data: bands};
+    return {option, heightPx: Math.max(legend.top + 52 + legend.bottom + rows.length * 34 + groups.length * 16, legend.minHeight)};
+  }
+
+  // Per run: its figures and score in one row, then its operations and (video) streams.
+  function renderAppRun(s, e) {
+    const a = e.app;
+    const wrap = h('div', {class: 'chart-wrap app-run', 'data-run': str(e.run.id, '')});
+    s.append(wrap);
+    wrap.append(h('h3', {}, a.workload + ' · ' + appRunName(e) + (e.run.partial === true ? ' · partial' : '')));
+    const head = ['Workload', 'From → to', 'Elapsed s', 'MB/s', 'Files/s', 'Cache', 'Fill', 'Score'];
+    const fill = fillText(a);
+    const cells = [a.workload, str(a.from, '—') + ' → ' + str(a.to, '—'),
+      isNum(a.elapsed_s) ? fmtNumber(a.elapsed_s, a.elapsed_s >= 10 ? 1 : 3) : 'n/a', fmtMBps(a.mb_per_s),
+      isNum(a.files_per_s) ? fmtNumber(a.files_per_s, a.files_per_s >= 100 ? 0 : 1) : 'n/a', cacheStateOf(a), fill || '—',
+      appScore(e)];
+    const row = h('tr', {}, cells.map((c, i) => h('td', {class: i === 7 ? 'score' : i === 5 ? 'cache-' + cacheStateOf(a) : null,
+      title: i === 6 && !fill ? 'no --fill: the level was not recorded' : null}, c)));
+    wrap.append(h('div', {class: 'table-scroll'}, h('table', {class: 'figures app-figures'},
+      h('thead', {}, h('tr', {}, head.map((t) => h('th', {scope: 'col'}, t)))), h('tbody', {}, row))));
+    const ops = list(a.ops).map(record).filter((o) => typeof o.op === 'string');
+    if (ops.length) {
+      const opHead = ['Operation', 'Count', 'mean µs', 'p50 µs', 'p99 µs', 'max µs'];
+      const body = h('tbody', {}, ops.map((o) => h('tr', {}, h('th', {scope: 'row'}, o.op),
+        h('td', {}, isNum(o.count) ? fmtNumber(o.count, 0) : 'n/a'), h('td', {}, fmtLatCell(o.mean_us)),
+        h('td', {}, fmtLatCell(o.p50_us)), h('td', {}, fmtLatCell(o.p99_us)), h('td', {}, fmtLatCell(o.max_us)))));
+      wrap.append(h('div', {class: 'table-scroll'}, h('table', {class: 'figures app-ops'},
+        h('thead', {}, h('tr', {}, opHead.map((t) => h('th', {scope: 'col'}, t)))), body)));
+    }
+    const streams = list(a.streams).map(record);
+    if (streams.length) {
+      const stHead = ['Stream', 'Direction', 'Chunks', 'Deadline misses', 'Stall s', 'late p99 µs'];
+      const body = h('tbody', {}, streams.map((st) => h('tr', {class: isNum(st.deadline_misses) && st.deadline_misses > 0 ? 'missed' : null},
+        h('th', {scope: 'row'}, str(st.index, '?')), h('td', {}, str(st.dir, '')), h('td', {}, isNum(st.chunks) ? fmtNumber(st.chunks, 0) : 'n/a'),
+        h('td', {}, isNum(st.deadline_misses) ? fmtNumber(st.deadline_misses, 0) : 'n/a'),
+        h('td', {}, isNum(st.stall_s) ? fmtNumber(st.stall_s, 3) : 'n/a'), h('td', {}, fmtLatCell(st.late_p99_us)))));
+      wrap.append(h('div', {class: 'table-scroll'}, h('table', {class: 'figures app-streams'},
+        h('thead', {}, h('tr', {}, stHead.map((t) => h('th', {scope: 'col'}, t)))), body)));
+    }
+    caption(wrap, list(e.run.notes).map((n) => String(n)), e.run.error ? 'Stopped early: ' + e.run.error : '');
+  }
+
+  // The workload's own score, from the run's figures (and, for video, its own verdict).
+  function appScore(e) {
+    const a = e.app;
+    const op = (name) => record(list(a.ops).map(record).find((o) => o.op === name));
+    switch (a.workload) {
+      case 'video': return videoScore(e);
+      case 'dir-copy':
+        return isNum(a.small_file_penalty) ? 'small-file penalty ' + fmtNumber(a.small_file_penalty, 2) + '×' : 'small-file penalty not measured';
+      case 'office': return isNum(a.ops_per_s) ? fmtNumber(a.ops_per_s, 1) + ' ops/s' : 'ops/s not recorded';
+      case 'photo-album': {
+        const w = op('read-photo');
+        return isNum(w.p50_us) ? 'per-photo wait p50 ' + fmtUs(w.p50_us) + ', p99 ' + fmtUs(w.p99_us) : 'per-photo wait not recorded';
+      }
+      case 'backup':
+      case 'restore':
+        return isNum(a.source_mb_per_s) ? 'source ' + fmtMBps(a.source_mb_per_s) + ' MB/s' : 'source MB/s not recorded';
+      default: return '—';
+    }
+  }
+
+  // Streams, misses and stall summed over the run's streams; pass or fail in the run's own
+  // words (its note "... (kept up)"), else no misses in a whole run.
+  function videoScore(e) {
+    const a = e.app;
+    const streams = list(a.streams).map(record);
+    const misses = streams.reduce((n, st) => n + (isNum(st.deadline_misses) ? st.deadline_misses : 0), 0);
+    const stall = streams.reduce((n, st) => n + (isNum(st.stall_s) ? st.stall_s : 0), 0);
+    const said = list(e.run.notes).map(String).map((n) => /deadline misses.*\((kept up|did not keep up)\)\s*$/.exec(n)).find(Boolean);
+    const pass = said ? said[1] === 'kept up' : e.run.partial !== true && misses === 0;
+    const verdict = said ? (pass ? 'PASS' : 'FAIL') + ' (' + said[1] + ')' : (pass ? 'PASS' : 'FAIL') + ' (no note: from the misses)';
+    let text = streams.length + ' stream' + (streams.length === 1 ? '' : 's') + ', ' + fmtNumber(misses, 0) + ' deadline miss' +
+      (misses === 1 ? '' : 'es') + ', ' + fmtNumber(stall, 3) + ' s stalled: ' + verdict;
+    if (isNum(a.max_streams)) text += '; find-max: ' + a.max_streams + ' stream' + (a.max_streams === 1 ? '' : 's') + ' sustained';
+    return text;
+  }
+
   // ---------------------------------------------------------------- 3. latency
   function renderLatency(root, model) {
     const s = section(root, 'latency', 'Latency percentiles per run');
@@ -792,7 +1332,10 @@
     }
     const title = 'Completion latency percentiles';
     const note = addRunChart(s, 'chart-latency', title, rows, latencyOption);
-    caption(s, 'Latency from submission to completion of each I/O, per run and direction; p99.9 is p999 in the JSON.', note);
+    const paced = rows.filter((r) => r.m.run.pacing && typeof r.m.run.pacing === 'object').map((r) => r.m.name);
+    caption(s, 'Latency from submission to completion of each I/O, per run and direction; p99.9 is p999 in the JSON.',
+      paced.length ? 'Paced runs are timed from each I/O\'s intended start on the schedule, not from its submit (their ' +
+        'service time is in the pacing table): ' + paced.join('; ') + '.' : '', note);
   }
 
   // A chart of a line per run and direction. With more lines than MAX_SHOWN_SERIES it
@@ -882,7 +1425,10 @@
     const title = 'Per-second throughput';
     const note = addRunChart(s, 'chart-timeline', title, rows, timelineOption);
     const partial = rows.filter((r) => r.m.run.partial === true).map((r) => r.m.name);
-    caption(s, partial.length ? 'Partial runs (stopped before the end): ' + partial.join('; ') + '.' : '', note);
+    const apps = rows.filter((r) => record(r.m.run.app).workload).map((r) => r.m.name);
+    caption(s, partial.length ? 'Partial runs (stopped before the end): ' + partial.join('; ') + '.' : '',
+      apps.length ? 'Application runs, named by workload, each second\'s payload MB/s: ' + apps.join('; ') + '. A file-copy ' +
+        'that outlasts the destination\'s write cache drops where the cache filled (the write-cache cliff).' : '', note);
   }
 
   function timelineOption(title, names, rows, widthPx, selected) {
@@ -1041,10 +1587,19 @@
       root.append(h('p', {class: 'notice'}, 'The charting library is missing from this page; only the table is shown.'));
     }
     renderHeader(root, model);
-    renderNav(root, [['sweeps', 'Sweeps'], ['bars', 'Throughput'], ['latency', 'Latency'], ['timeline', 'Over time'], ['facts', 'Facts']]);
+    const nav = [['sweeps', 'Sweeps'], ['bars', 'Throughput'], ['latency', 'Latency'], ['timeline', 'Over time'], ['facts', 'Facts']];
+    if (model.items.some((it) => it.kind === 'diagnosis')) nav.unshift(['diagnoses', 'Diagnosis']);
+    // Sections drawn only when a selected run has their data, after the bars.
+    const extra = [[clusterRuns(model).length, 'ranks', 'Per rank'],
+      [model.barItems.some((it) => it.runs.some((r) => list(r.per_size).length)), 'sizes', 'Per size'],
+      [model.barItems.some((it) => it.runs.some((r) => r.pacing && typeof r.pacing === 'object')), 'pacing', 'Pacing'],
+      [appRuns(model).length, 'apps', 'Applications']];
+    nav.splice(nav.findIndex(([id]) => id === 'bars') + 1, 0, ...extra.filter(([has]) => has).map(([, id, label]) => [id, label]));
+    renderNav(root, nav);
     const sections = typeof echarts === 'undefined'
       ? [renderFacts]
-      : [renderSweeps, renderBars, renderLatency, renderTimeline, renderFacts];
+      : [renderDiagnoses, renderSweeps, renderBars, renderRanks, renderPerSize, renderPacing, renderApps, renderLatency, renderTimeline,
+        renderFacts];
     for (const render of sections) renderSection(root, render, model);
     drawCharts();
     for (const insert of afterCharts) insert();
