@@ -26,16 +26,27 @@ check() {  # check DESCRIPTION CMD...
 # on the host shows as a rate 10-15 % low. Measured 2026-12-02: lab.link failed in 2 of 2
 # full ctest runs (once 1g net at 103 of 119.6 MB/s, once 100m net at 9.9 of 12.0) and
 # passed alone; a real fault fails both runs.
+# Each run prints the share of CPU time the host stole from this VM meanwhile (/proc/stat),
+# so a CI log shows whether a low rate came with a busy host.
+cpu_ticks() { awk '/^cpu /{t=0; for (i=2; i<=NF; i++) t+=$i; print t, $9}' /proc/stat; }
+steal_since() {  # steal_since "TOTAL STEAL": % of CPU time stolen since that cpu_ticks
+  local t0 s0 t1 s1; read -r t0 s0 <<<"$1"; read -r t1 s1 <<<"$(cpu_ticks)"
+  python3 -c "print(f'{100 * ($s1 - $s0) / max(1, $t1 - $t0):.1f}')"
+}
 measure_twice() {
-  local before=$failures
+  local before=$failures start
   local -a before_failed=("${failed[@]}")
+  start="$(cpu_ticks)"
   "$@"
+  echo "host steal during '$*': $(steal_since "$start") % of CPU time"
   [ "$failures" -ne "$before" ] || return 0
   echo "measuring again: $((failures - before)) check(s) of '$*' failed in the first run:" >&2
   printf '  first run: %s\n' "${failed[@]:${#before_failed[@]}}" >&2
   failures=$before
   failed=("${before_failed[@]}")
+  start="$(cpu_ticks)"
   "$@"
+  echo "host steal during the second '$*': $(steal_since "$start") % of CPU time"
 }
 finish() {  # the test's last lines: its verdict, naming every failed check (a CI log's tail shows them)
   if [ "$failures" -ne 0 ]; then
