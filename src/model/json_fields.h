@@ -1,5 +1,5 @@
-// Small pieces every JSON codec of model/ shares: an optional as a value or null, a list of
-// strings, a value quoted in an error line.
+// Small pieces every JSON codec of model/ shares: an optional as a value or null
+// (base/json_or_null.h), a list of strings, a value quoted in an error line.
 #pragma once
 
 #include <cstddef>
@@ -8,12 +8,9 @@
 #include <string>
 #include <vector>
 
-namespace nasperf {
+#include "base/json_or_null.h"
 
-template <typename T>
-nlohmann::ordered_json OrNullJson(const std::optional<T>& value) {
-  return value ? nlohmann::ordered_json(*value) : nlohmann::ordered_json(nullptr);
-}
+namespace nasperf {
 
 inline nlohmann::ordered_json StringsJson(const std::vector<std::string>& values) {
   nlohmann::ordered_json out = nlohmann::ordered_json::array();

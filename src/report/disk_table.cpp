@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <map>
 
+#include "base/json_or_null.h"
 #include "stats/confidence.h"
 
 namespace nasperf {
@@ -68,11 +69,6 @@ nlohmann::ordered_json Json(const DiskFigure& f) {
   j["at_ceiling"] = f.at_ceiling;
   j["above_ceiling"] = f.above_ceiling;
   return j;
-}
-
-template <typename T>
-nlohmann::ordered_json OrNull(const std::optional<T>& v) {
-  return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr);
 }
 
 }  // namespace
@@ -207,15 +203,15 @@ nlohmann::ordered_json DiskTableJson(const DiskTable& table) {
     j["rand_read_iops"] = Json(row.rand_read_iops);
     j["rand_write_iops"] = Json(row.rand_write_iops);
     const DiskSpec* spec = row.spec ? &*row.spec : nullptr;
-    j["price"] = spec ? OrNull(spec->price) : nullptr;
-    j["capacity_gb"] = spec ? OrNull(spec->capacity_gb) : nullptr;
-    j["idle_watts"] = spec ? OrNull(spec->idle_watts) : nullptr;
-    j["active_watts"] = spec ? OrNull(spec->active_watts) : nullptr;
+    j["price"] = spec ? OrNullJson(spec->price) : nullptr;
+    j["capacity_gb"] = spec ? OrNullJson(spec->capacity_gb) : nullptr;
+    j["idle_watts"] = spec ? OrNullJson(spec->idle_watts) : nullptr;
+    j["active_watts"] = spec ? OrNullJson(spec->active_watts) : nullptr;
     j["interface"] = spec && spec->interface ? nlohmann::ordered_json(spec->interface->name) : nullptr;
     j["ceiling_mb_per_s"] = spec && spec->interface ? nlohmann::ordered_json(spec->interface->mb_per_s) : nullptr;
-    j["cost_per_gb"] = OrNull(row.cost_per_gb);
-    j["mb_per_s_per_watt"] = OrNull(row.mb_per_s_per_watt);
-    j["iops_per_watt"] = OrNull(row.iops_per_watt);
+    j["cost_per_gb"] = OrNullJson(row.cost_per_gb);
+    j["mb_per_s_per_watt"] = OrNullJson(row.mb_per_s_per_watt);
+    j["iops_per_watt"] = OrNullJson(row.iops_per_watt);
     disks.push_back(std::move(j));
   }
   nlohmann::ordered_json out;

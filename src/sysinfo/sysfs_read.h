@@ -34,9 +34,4 @@ std::optional<int64_t> ParseInt(std::string_view text);
 // by the power of ten (not multiplying by 0.1) keeps the JSON short: 92.1, not 92.10000000000001.
 inline double RoundTo(double x, double scale) { return std::round(x * scale) / scale; }
 
-template <typename T>
-nlohmann::ordered_json OrNull(const std::optional<T>& value) {
-  return value ? nlohmann::ordered_json(*value) : nlohmann::ordered_json(nullptr);
-}
-
 }  // namespace nasperf::sysinfo

@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 
+#include "base/json_or_null.h"
 #include "sysinfo/sysfs_read.h"
 #include "sysinfo/telemetry/cgroup_cpu.h"
 #include "sysinfo/telemetry/proc_parsers.h"
@@ -122,8 +123,8 @@ Json CpusJson(const std::vector<CpuTicks>& before, const std::vector<CpuTicks>& 
 void AddAffinity(const std::string& proc_root, const std::string& irq, Json* entry) {
   bool numeric = !irq.empty() && irq.find_first_not_of("0123456789") == std::string::npos;
   std::string dir = proc_root + "/irq/" + irq;
-  (*entry)["smp_affinity"] = OrNull(numeric ? ReadFirstLine(dir + "/smp_affinity") : std::nullopt);
-  (*entry)["smp_affinity_list"] = OrNull(numeric ? ReadFirstLine(dir + "/smp_affinity_list") : std::nullopt);
+  (*entry)["smp_affinity"] = OrNullJson(numeric ? ReadFirstLine(dir + "/smp_affinity") : std::nullopt);
+  (*entry)["smp_affinity_list"] = OrNullJson(numeric ? ReadFirstLine(dir + "/smp_affinity_list") : std::nullopt);
 }
 
 // The NIC and disk-controller lines that took interrupts in the interval, per CPU per
@@ -210,7 +211,7 @@ void TelemetrySampler::TakeSample() {
   sample["interrupt_cpus"] = s.interrupts.cpus;
   sample["interrupts"] = InterruptsJson(irq_before, s.interrupts, s.nics, interval_s, proc_root_);
   std::optional<uint64_t> cache = PageCacheBytes(ReadFileText(proc_root_ + "/meminfo").value_or(""));
-  sample["page_cache_bytes"] = OrNull(cache);
+  sample["page_cache_bytes"] = OrNullJson(cache);
   sample["disks"] = DisksJson(disks_before, s.disks, s.whole_disks, interval_s);
   AddSensors(s.read_sensors, &s.sensor_chips, &sample);
 
