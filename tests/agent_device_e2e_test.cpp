@@ -13,6 +13,7 @@
 
 #include "agent_test_support.h"
 #include "testing/process.h"
+#include "testing/sizes.h"
 
 namespace nasperf::e2e {
 namespace {
@@ -20,7 +21,7 @@ namespace {
 using nlohmann::json;
 using std::chrono::milliseconds;
 
-constexpr uint64_t kMiB = 1ull << 20;
+using testing::kMiB;
 
 // Data that is not zeros, so a read that changed nothing is seen to change nothing.
 std::string DeviceContent(uint64_t bytes) {

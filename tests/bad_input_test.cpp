@@ -8,11 +8,12 @@
 #include <vector>
 
 #include "cli_harness.h"
+#include "testing/sizes.h"
 
 namespace nasperf::e2e {
 namespace {
 
-constexpr uint64_t kMiB = 1ull << 20;
+using testing::kMiB;
 
 // What the single stderr line must contain: every string of `all_of` and, when `any_of`
 // is not empty, at least one of its strings.

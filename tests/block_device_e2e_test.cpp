@@ -3,13 +3,14 @@
 #include <vector>
 
 #include "cli_harness.h"
+#include "testing/sizes.h"
 
 namespace nasperf::e2e {
 namespace {
 
 using nlohmann::json;
 
-constexpr uint64_t kMiB = 1ull << 20;
+using testing::kMiB;
 
 TEST(BlockDeviceE2eTest, ReadJobRunsOnTheWholeDevice) {
   if (!IsRoot()) NASPERF_SKIP_OR_FAIL("needs root to attach a loop device");

@@ -90,6 +90,13 @@ std::string ReadFileBytes(const std::string& path) {
   return s.str();
 }
 
+const nlohmann::json* FindRow(const nlohmann::json& compare, const std::string& label) {
+  if (!compare.contains("rows") || !compare["rows"].is_array()) return nullptr;
+  for (const nlohmann::json& row : compare["rows"])  // by reference: the pointer must outlive the loop
+    if (row.value("label", "") == label) return &row;
+  return nullptr;
+}
+
 uint64_t FreeBytesAt(const std::string& path) {
   struct statvfs vfs {};
   if (::statvfs(path.c_str(), &vfs) != 0) return 0;

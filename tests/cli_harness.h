@@ -56,6 +56,8 @@ std::vector<std::string> Lines(const std::string& text);
 // Writes `bytes` to `path` (created or truncated, mode 0644); reads a file whole ("" if missing).
 bool WriteFileBytes(const std::string& path, const std::string& bytes);
 std::string ReadFileBytes(const std::string& path);
+// The row of `nasperf compare --json` output labelled `label`, or nullptr.
+const nlohmann::json* FindRow(const nlohmann::json& compare, const std::string& label);
 // Bytes available on the file system holding `path` (statvfs f_bavail * f_frsize).
 uint64_t FreeBytesAt(const std::string& path);
 

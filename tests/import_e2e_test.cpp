@@ -60,13 +60,6 @@ json FindRun(const json& runs, const std::string& test, const std::string& rw, u
   return json::object();
 }
 
-const json* FindRow(const json& compare, const std::string& label) {
-  if (!compare.contains("rows") || !compare["rows"].is_array()) return nullptr;
-  for (const json& row : compare["rows"])
-    if (row.value("label", "") == label) return &row;
-  return nullptr;
-}
-
 // The JSON document in a file fio wrote (fio may put notes before it).
 json ReadFioJson(const std::string& path) {
   std::string text = ReadFileBytes(path);

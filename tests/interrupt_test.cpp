@@ -8,13 +8,14 @@
 #include <vector>
 
 #include "cli_harness.h"
+#include "testing/sizes.h"
 
 namespace nasperf::e2e {
 namespace {
 
 using nlohmann::json;
 
-constexpr uint64_t kGiB = 1ull << 30;
+using testing::kGiB;
 
 void SleepSeconds(double s) { std::this_thread::sleep_for(std::chrono::duration<double>(s)); }
 

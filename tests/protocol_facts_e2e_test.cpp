@@ -95,13 +95,6 @@ std::vector<std::string> ImportDocument(const TempDir& dir, const std::string& d
   return ids;
 }
 
-const json* FindRow(const json& compare, const std::string& label) {
-  if (!compare.contains("rows") || !compare["rows"].is_array()) return nullptr;
-  for (const json& row : compare["rows"])  // by reference: the pointer must outlive the loop
-    if (row.value("label", "") == label) return &row;
-  return nullptr;
-}
-
 TEST(ProtocolFactsE2eTest, ShowPrintsTheProtocolLine) {
   TempDir dir;
   ASSERT_TRUE(dir.ok());

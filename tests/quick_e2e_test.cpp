@@ -5,13 +5,14 @@
 #include <vector>
 
 #include "cli_harness.h"
+#include "testing/sizes.h"
 
 namespace nasperf::e2e {
 namespace {
 
 using nlohmann::json;
 
-constexpr uint64_t kMiB = 1ull << 20;
+using testing::kMiB;
 
 struct Expected {
   const char* test;

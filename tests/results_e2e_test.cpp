@@ -116,13 +116,6 @@ const json* FindRun(const json& runs, const std::string& test, const std::string
   return nullptr;
 }
 
-const json* FindRow(const json& compare, const std::string& label) {
-  if (!compare.contains("rows") || !compare["rows"].is_array()) return nullptr;
-  for (const json& row : compare["rows"])
-    if (row.value("label", "") == label) return &row;
-  return nullptr;
-}
-
 // ---------------------------------------------------------------------------------------
 
 TEST(ResultsStoreE2eTest, RunIsStoredWithTheFiguresItPrinted) {

@@ -6,16 +6,15 @@
 #include <sstream>
 
 #include "import/import.h"
-#include "testing/test_support.h"
+#include "testing/import_fixtures.h"
 
 namespace nasperf {
 namespace {
 
+using testing::HasNote;
+using testing::ReadWholeFile;
 using testing::TempDir;
-
-std::string TestData(const std::string& name) { return testing::TestDataFile(__FILE__, name); }
-
-std::string ReadFile(const std::string& path) { return testing::ReadWholeFile(path); }
+using testing::TestData;
 
 const RunResult& Get(const std::vector<RunResult>& runs, const std::string& name) {
   for (const RunResult& run : runs)
@@ -23,12 +22,6 @@ const RunResult& Get(const std::vector<RunResult>& runs, const std::string& name
   ADD_FAILURE() << "no run named " << name;
   static const RunResult none;
   return none;
-}
-
-bool HasNote(const RunResult& run, const std::string& text) {
-  for (const std::string& note : run.notes)
-    if (note.find(text) != std::string::npos) return true;
-  return false;
 }
 
 struct Row {
@@ -84,7 +77,7 @@ TEST(CrystalDiskMarkImport, Version8ExportEveryTestAsPrinted) {
 
 TEST(CrystalDiskMarkImport, Version7ExportSavedAsUtf16) {
   // CrystalDiskMark 7 writes its text export in UTF-16LE with a byte order mark, CRLF.
-  std::string utf8 = ReadFile(TestData("cdm7.txt")), utf16 = "\xFF\xFE";
+  std::string utf8 = ReadWholeFile(TestData("cdm7.txt")), utf16 = "\xFF\xFE";
   for (char c : utf8) {
     if (c == '\n') utf16 += std::string("\r\0", 2);
     utf16 += c;
@@ -139,7 +132,7 @@ TEST(CrystalDiskMarkImport, Version5ExportHasOneMiBSequentialAtQ1) {
 TEST(CrystalDiskMarkImport, ExportCutBeforeItsFooterIsTruncated) {
   TempDir dir;
   std::string path = dir.path() + "/cut.txt";
-  std::string text = ReadFile(TestData("cdm8.txt"));
+  std::string text = ReadWholeFile(TestData("cdm8.txt"));
   std::ofstream(path) << text.substr(0, text.find("[Mix]"));
   Result<std::vector<RunResult>> r = ImportFile(path, ImportFormat::kAuto);
   ASSERT_FALSE(r.ok());
@@ -151,7 +144,7 @@ TEST(CrystalDiskMarkImport, ExportCutBeforeItsFooterIsTruncated) {
 TEST(CrystalDiskMarkImport, ResultLineCutInTheMiddleNamesTheLine) {
   TempDir dir;
   std::string path = dir.path() + "/cut.txt";
-  std::string text = ReadFile(TestData("cdm8.txt"));
+  std::string text = ReadWholeFile(TestData("cdm8.txt"));
   std::ofstream(path) << text.substr(0, text.find("RND    4KiB (Q= 32, T=16):    24.3") + 34) << "\n";
   Result<std::vector<RunResult>> r = ImportFile(path, ImportFormat::kCrystalDiskMark);
   ASSERT_FALSE(r.ok());
@@ -160,7 +153,7 @@ TEST(CrystalDiskMarkImport, ResultLineCutInTheMiddleNamesTheLine) {
 
 // The version 8 export with its "Comment: ..." line replaced by `line`.
 std::string WithComment(const std::string& line) {
-  std::string text = ReadFile(TestData("cdm8.txt"));
+  std::string text = ReadWholeFile(TestData("cdm8.txt"));
   size_t at = text.find("Comment: ");
   EXPECT_NE(at, std::string::npos);
   text.replace(at, text.find('\n', at) - at, line);
@@ -199,7 +192,7 @@ TEST(CrystalDiskMarkImport, LongCommentUnderTheBoundIsKept) {
 TEST(CrystalDiskMarkImport, ShiftJisProfileIsDecoded) {
   TempDir dir;
   std::string path = dir.path() + "/sjis.txt";
-  std::string text = ReadFile(TestData("cdm8.txt"));
+  std::string text = ReadWholeFile(TestData("cdm8.txt"));
   size_t at = text.find("Profile: Default");
   ASSERT_NE(at, std::string::npos);
   // "プロファイル" in CP932, then in UTF-8.
@@ -217,7 +210,7 @@ TEST(CrystalDiskMarkImport, ShiftJisProfileIsDecoded) {
 TEST(CrystalDiskMarkImport, BytesThatAreNoEncodingAreRefusedByLine) {
   TempDir dir;
   std::string path = dir.path() + "/bad.txt";
-  std::string text = ReadFile(TestData("cdm8.txt"));
+  std::string text = ReadWholeFile(TestData("cdm8.txt"));
   text.replace(text.find("Profile: Default"), 16, "Profile: \xFF\xFF");
   std::ofstream(path) << text;
   Result<std::vector<RunResult>> r = ImportFile(path, ImportFormat::kAuto);

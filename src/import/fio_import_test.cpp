@@ -10,15 +10,15 @@
 
 #include "import/fio_options.h"
 #include "import/import.h"
-#include "testing/test_support.h"
+#include "testing/import_fixtures.h"
 
 namespace nasperf {
 namespace {
 
 using json = nlohmann::json;
+using testing::HasNote;
 using testing::TempDir;
-
-std::string TestData(const std::string& name) { return testing::TestDataFile(__FILE__, name); }
+using testing::TestData;
 
 bool HaveFio() { return std::system("fio --version >/dev/null 2>&1") == 0; }
 
@@ -58,12 +58,6 @@ void ExpectDirection(const std::optional<DirectionResult>& got, const json& dir,
   EXPECT_EQ(got->lat.p90_us, clat["percentile"]["90.000000"].get<double>() / 1000.0);
   EXPECT_EQ(got->lat.p99_us, clat["percentile"]["99.000000"].get<double>() / 1000.0);
   EXPECT_EQ(got->lat.p999_us, clat["percentile"]["99.900000"].get<double>() / 1000.0);
-}
-
-bool HasNote(const RunResult& run, const std::string& text) {
-  for (const std::string& note : run.notes)
-    if (note.find(text) != std::string::npos) return true;
-  return false;
 }
 
 class FioImport : public ::testing::Test {

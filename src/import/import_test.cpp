@@ -9,16 +9,14 @@
 #include <random>
 #include <sstream>
 
-#include "testing/test_support.h"
+#include "testing/import_fixtures.h"
 
 namespace nasperf {
 namespace {
 
+using testing::ReadWholeFile;
 using testing::TempDir;
-
-std::string TestData(const std::string& name) { return testing::TestDataFile(__FILE__, name); }
-
-std::string ReadFile(const std::string& path) { return testing::ReadWholeFile(path); }
+using testing::TestData;
 
 void WriteFile(const std::string& path, const std::string& bytes) {
   std::ofstream out(path, std::ios::binary);
@@ -79,7 +77,7 @@ TEST(ImportBadInput, EmptyFile) {
 TEST(ImportBadInput, TruncatedFioJson) {
   TempDir dir;
   std::string path = dir.path() + "/cut.json";
-  std::string json = ReadFile(TestData("fio_randread.json"));
+  std::string json = ReadWholeFile(TestData("fio_randread.json"));
   WriteFile(path, json.substr(0, json.size() / 2));  // cut in the middle, as a full disk would
   ExpectBadInput(ImportFile(path, ImportFormat::kFio), path, "truncated");
   Result<std::vector<RunResult>> r = ImportFile(path, ImportFormat::kAuto);
@@ -100,7 +98,7 @@ TEST(ImportBadInput, EveryPrefixOfEveryFixtureIsReadOrRefusedInOneLine) {
   TempDir dir;
   std::string path = dir.path() + "/prefix";
   for (const char* file : {"fio_randread.json", "iozone_a.txt", "iozone_R_excel.txt", "cdm8.txt", "cdm6.txt"}) {
-    std::string text = ReadFile(TestData(file));
+    std::string text = ReadWholeFile(TestData(file));
     for (size_t cut = 1; cut < text.size(); cut += 13) {
       WriteFile(path, text.substr(0, cut));
       Result<std::vector<RunResult>> r = ImportFile(path, ImportFormat::kAuto);
@@ -124,7 +122,7 @@ TEST(ImportBadInput, FioJsonMissingJobs) {
 TEST(ImportBadInput, FioJsonWithAFieldOfTheWrongType) {
   TempDir dir;
   std::string path = dir.path() + "/odd.json";
-  std::string json = ReadFile(TestData("fio_randread.json"));
+  std::string json = ReadWholeFile(TestData("fio_randread.json"));
   size_t at = json.find("\"bw_bytes\" : 29127111");
   ASSERT_NE(at, std::string::npos);
   json.replace(at, 21, "\"bw_bytes\" : \"fast\"");

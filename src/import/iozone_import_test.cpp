@@ -6,16 +6,14 @@
 #include <sstream>
 
 #include "import/import.h"
-#include "testing/test_support.h"
+#include "testing/import_fixtures.h"
 
 namespace nasperf {
 namespace {
 
+using testing::ReadWholeFile;
 using testing::TempDir;
-
-std::string TestData(const std::string& name) { return testing::TestDataFile(__FILE__, name); }
-
-std::string ReadFile(const std::string& path) { return testing::ReadWholeFile(path); }
+using testing::TestData;
 
 const RunResult* Find(const std::vector<RunResult>& runs, const std::string& name) {
   for (const RunResult& run : runs)
@@ -101,8 +99,8 @@ TEST(IozoneImport, ExcelReportBlocksRecordSizesAcrossFileSizesDown) {
 TEST(IozoneImport, TableAndExcelSectionTogetherAreReadOnce) {
   TempDir dir;
   std::string path = dir.path() + "/both.txt";
-  std::string excel = ReadFile(TestData("iozone_R_excel.txt"));
-  std::ofstream(path) << ReadFile(TestData("iozone_a.txt")) << excel.substr(excel.find("Excel output is below:"));
+  std::string excel = ReadWholeFile(TestData("iozone_R_excel.txt"));
+  std::ofstream(path) << ReadWholeFile(TestData("iozone_a.txt")) << excel.substr(excel.find("Excel output is below:"));
   Result<std::vector<RunResult>> r = ImportFile(path, ImportFormat::kAuto);
   ASSERT_TRUE(r.ok()) << r.status().message();
   EXPECT_EQ(r.value().size(), 11u * 13u);
@@ -114,7 +112,7 @@ TEST(IozoneImport, TableAndExcelSectionTogetherAreReadOnce) {
 TEST(IozoneImport, TableWithoutItsEndIsTruncated) {
   TempDir dir;
   std::string path = dir.path() + "/cut.txt";
-  std::string text = ReadFile(TestData("iozone_a.txt"));
+  std::string text = ReadWholeFile(TestData("iozone_a.txt"));
   std::ofstream(path) << text.substr(0, text.find("iozone test complete."));
   Result<std::vector<RunResult>> r = ImportFile(path, ImportFormat::kAuto);
   ASSERT_FALSE(r.ok());
@@ -126,7 +124,7 @@ TEST(IozoneImport, TableWithoutItsEndIsTruncated) {
 TEST(IozoneImport, ExcelSectionCutInARowIsTruncated) {
   TempDir dir;
   std::string path = dir.path() + "/cut.txt";
-  std::string text = ReadFile(TestData("iozone_R_excel.txt"));
+  std::string text = ReadWholeFile(TestData("iozone_R_excel.txt"));
   std::ofstream(path) << text.substr(0, text.size() - 20);
   Result<std::vector<RunResult>> r = ImportFile(path, ImportFormat::kIozone);
   ASSERT_FALSE(r.ok());
@@ -137,7 +135,7 @@ TEST(IozoneImport, ExcelSectionCutInARowIsTruncated) {
 TEST(IozoneImport, ExcelSectionCutAtALineEndIsTruncated) {
   TempDir dir;
   std::string path = dir.path() + "/cut.txt";
-  std::string text = ReadFile(TestData("iozone_R_excel.txt"));
+  std::string text = ReadWholeFile(TestData("iozone_R_excel.txt"));
   std::ofstream(path) << text.substr(0, text.find("\n\"2048\"") + 1);  // the Writer report up to 1024 kB
   Result<std::vector<RunResult>> r = ImportFile(path, ImportFormat::kIozone);
   ASSERT_FALSE(r.ok());
@@ -149,7 +147,7 @@ TEST(IozoneImport, ExcelSectionCutAtALineEndIsTruncated) {
 TEST(IozoneImport, NotANumberNamesTheColumn) {
   TempDir dir;
   std::string path = dir.path() + "/odd.txt";
-  std::string text = ReadFile(TestData("iozone_a.txt"));
+  std::string text = ReadWholeFile(TestData("iozone_a.txt"));
   size_t at = text.find("2923952");
   text.replace(at, 7, "2923x52");
   std::ofstream(path) << text;
@@ -173,7 +171,7 @@ TEST(IozoneImport, ThroughputModeIsRefusedByName) {
 
 // A row of the -a table with `file_kb` and `rec_kb` in place of the first row's.
 std::string WithFirstRow(const std::string& file_kb, const std::string& rec_kb) {
-  std::string text = ReadFile(TestData("iozone_a.txt"));
+  std::string text = ReadWholeFile(TestData("iozone_a.txt"));
   const std::string row = "              64       4  496362";
   size_t at = text.find(row);
   EXPECT_NE(at, std::string::npos);
@@ -201,7 +199,7 @@ TEST(IozoneImport, ImpossiblePointsAreRefused) {
 TEST(IozoneImport, OverlongLineIsRefusedByNumber) {
   TempDir dir;
   std::string path = dir.path() + "/long.txt";
-  std::string text = ReadFile(TestData("iozone_a.txt"));
+  std::string text = ReadWholeFile(TestData("iozone_a.txt"));
   text.insert(text.find("\n") + 1, std::string(1 << 20, 'x') + "\n");
   std::ofstream(path) << text;
   Result<std::vector<RunResult>> r = ImportFile(path, ImportFormat::kIozone);

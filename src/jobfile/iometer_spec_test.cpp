@@ -13,7 +13,7 @@
 namespace nasperf {
 namespace {
 
-std::string Fixture() {
+std::string IcfFixture() {
   std::ifstream in(std::string(NASPERF_SOURCE_DIR) + "/src/jobfile/testdata/several_specs.icf");
   std::stringstream text;
   text << in.rdbuf();
@@ -23,7 +23,7 @@ std::string Fixture() {
 using Pairs = std::vector<std::pair<std::string, std::string>>;
 
 Pairs SpecSettings(const std::string& spec) {
-  Result<JobFile> file = ParseIometerSpec(Fixture(), "bench.icf", spec);
+  Result<JobFile> file = ParseIometerSpec(IcfFixture(), "bench.icf", spec);
   EXPECT_TRUE(file.ok()) << file.status().message();
   if (!file.ok()) return {};
   EXPECT_EQ(file.value().format, "iometer");
@@ -41,7 +41,7 @@ std::string OneSpec(const std::string& lines) {
          lines + "'END access specifications\n'MANAGER LIST ====\n";
 }
 
-std::string Refusal(const std::string& text, const std::string& spec = "S") {
+std::string IcfRefusal(const std::string& text, const std::string& spec = "S") {
   Result<JobFile> file = ParseIometerSpec(text, "t.icf", spec);
   EXPECT_FALSE(file.ok()) << text;
   if (file.ok()) return "";
@@ -51,7 +51,7 @@ std::string Refusal(const std::string& text, const std::string& spec = "S") {
 }
 
 TEST(IometerSpec, ListsTheFilesSpecsInOrder) {
-  Result<std::vector<std::string>> names = IometerSpecNames(Fixture(), "bench.icf");
+  Result<std::vector<std::string>> names = IometerSpecNames(IcfFixture(), "bench.icf");
   ASSERT_TRUE(names.ok()) << names.status().message();
   EXPECT_EQ(names.value(), (std::vector<std::string>{"Vendor 4K-64K; 67% Read; 100% random", "512B sequential reads",
                                                      "Paced 8K writes", "Split by direction", "Network reply"}));
@@ -99,50 +99,50 @@ TEST(IometerSpec, ZeroShareLinesAreLeftOutAndRepeatedSizesMerge) {
 }
 
 TEST(IometerSpec, AnUnknownSpecNameListsTheNamesTheFileHas) {
-  EXPECT_EQ(Refusal(Fixture(), "RND4K"),
+  EXPECT_EQ(IcfRefusal(IcfFixture(), "RND4K"),
             "t.icf: no access specification 'RND4K'; the file has 'Vendor 4K-64K; 67% Read; 100% random', "
             "'512B sequential reads', 'Paced 8K writes', 'Split by direction', 'Network reply'");
 }
 
 TEST(IometerSpec, RefusesANonzeroReplySize) {
-  EXPECT_EQ(Refusal(Fixture(), "Network reply"),
+  EXPECT_EQ(IcfRefusal(IcfFixture(), "Network reply"),
             "t.icf:33: access specification 'Network reply': a reply size (512 bytes) is not supported: replies are "
             "for Iometer's network workers");
 }
 
 TEST(IometerSpec, RefusesWhatNasperfHasOnlyOneOfPerJobWhenLinesDiffer) {
-  EXPECT_EQ(Refusal(OneSpec("\t4096,50,100,100,0,1,0,0\n\t65536,50,100,0,0,1,0,0\n")),
+  EXPECT_EQ(IcfRefusal(OneSpec("\t4096,50,100,100,0,1,0,0\n\t65536,50,100,0,0,1,0,0\n")),
             "t.icf:7: access specification 'S': its lines differ in % random (0 here, 100 on line 6); nasperf runs "
             "one % random per job");
-  EXPECT_EQ(Refusal(OneSpec("\t4096,50,100,0,5,1,0,0\n\t65536,50,100,0,0,1,0,0\n")),
+  EXPECT_EQ(IcfRefusal(OneSpec("\t4096,50,100,0,5,1,0,0\n\t65536,50,100,0,0,1,0,0\n")),
             "t.icf:7: access specification 'S': its lines differ in delay (0 here, 5 on line 6); nasperf runs one "
             "delay per job");
-  EXPECT_EQ(Refusal(OneSpec("\t4096,50,100,0,0,1,0,0\n\t65536,30,50,0,0,1,0,0\n\t1048576,20,0,0,0,1,0,0\n")),
+  EXPECT_EQ(IcfRefusal(OneSpec("\t4096,50,100,0,0,1,0,0\n\t65536,30,50,0,0,1,0,0\n\t1048576,20,0,0,0,1,0,0\n")),
             "t.icf:6: access specification 'S': its lines' % reads give the reads' or the writes' sizes shares that "
             "are not whole percents");
 }
 
 TEST(IometerSpec, RefusesMalformedSpecsNamingTheLine) {
-  EXPECT_EQ(Refusal(OneSpec("\t4096,50,100,0,0,1,0,0\n")),
+  EXPECT_EQ(IcfRefusal(OneSpec("\t4096,50,100,0,0,1,0,0\n")),
             "t.icf:4: access specification 'S': its % of size adds up to 50, not 100");
-  EXPECT_EQ(Refusal(OneSpec("\t4096,100,100,0,0,1,0\n")),
+  EXPECT_EQ(IcfRefusal(OneSpec("\t4096,100,100,0,0,1,0\n")),
             "t.icf:6: an access specification line has 7 fields, not 8 (size,% of size,% reads,% random,delay,burst,"
             "align,reply)");
-  EXPECT_EQ(Refusal(OneSpec("\t4k,100,100,0,0,1,0,0\n")), "t.icf:6: size: '4k' is not a whole number");
-  EXPECT_EQ(Refusal(OneSpec("\t4096,100,101,0,0,1,0,0\n")), "t.icf:6: % reads: 101 is more than 100");
-  EXPECT_EQ(Refusal(OneSpec("\t0,100,100,0,0,1,0,0\n")),
+  EXPECT_EQ(IcfRefusal(OneSpec("\t4k,100,100,0,0,1,0,0\n")), "t.icf:6: size: '4k' is not a whole number");
+  EXPECT_EQ(IcfRefusal(OneSpec("\t4096,100,101,0,0,1,0,0\n")), "t.icf:6: % reads: 101 is more than 100");
+  EXPECT_EQ(IcfRefusal(OneSpec("\t0,100,100,0,0,1,0,0\n")),
             "t.icf:6: access specification 'S': a transfer size of 0 bytes");
-  EXPECT_EQ(Refusal(OneSpec("\t4096,100,100,0,0,1,0,0\n'Pie chart\n")),
+  EXPECT_EQ(IcfRefusal(OneSpec("\t4096,100,100,0,0,1,0,0\n'Pie chart\n")),
             "t.icf:7: unexpected line in the access specifications: ''Pie chart'");
-  EXPECT_EQ(Refusal("Version 1.1.0\n'ACCESS SPECIFICATIONS\n'Access specification name,default assignment\n\tS,NONE\n"
+  EXPECT_EQ(IcfRefusal("Version 1.1.0\n'ACCESS SPECIFICATIONS\n'Access specification name,default assignment\n\tS,NONE\n"
                     "'size,% of size,% reads,% random,delay,burst,align,reply\n\t4096,100,100,0,0,1,0,0\n"),
             "t.icf:6: the access specifications do not end ('END access specifications missing)");
-  EXPECT_EQ(Refusal("Version 1.1.0\n'TEST SETUP\n"),
+  EXPECT_EQ(IcfRefusal("Version 1.1.0\n'TEST SETUP\n"),
             "t.icf: no 'ACCESS SPECIFICATIONS section: is this an Iometer configuration (.icf)?");
-  EXPECT_EQ(Refusal("\x7f"
+  EXPECT_EQ(IcfRefusal("\x7f"
                     "ELF\x02\x01\x01\x00"),
             "t.icf:1: byte 0x7f is not text: is this an Iometer configuration?");
-  EXPECT_EQ(Refusal("Version 1.1.0\n" + std::string(9000, 'x') + "\n"),
+  EXPECT_EQ(IcfRefusal("Version 1.1.0\n" + std::string(9000, 'x') + "\n"),
             "t.icf:2: line of 9000 bytes, more than the 8192 a line may have");
 }
 
@@ -151,7 +151,7 @@ TEST(IometerSpec, RefusesAWorkersDepthThatIsNotOne) {
                      "'Worker\n\tW\n'Default target settings for worker\n'Number of outstanding IOs,test connection "
                      "rate,transactions per connection\n\tmany,DISABLED,1\n'Assigned access specs\n\tS\n'End assigned "
                      "access specs\n";
-  EXPECT_EQ(Refusal(text), "t.icf:13: number of outstanding IOs: 'many' is not a depth 1..65535");
+  EXPECT_EQ(IcfRefusal(text), "t.icf:13: number of outstanding IOs: 'many' is not a depth 1..65535");
 }
 
 }  // namespace

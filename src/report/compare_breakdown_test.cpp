@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include "testing/compare_rows.h"
+
 namespace nasperf {
 namespace {
 
@@ -70,32 +72,28 @@ const CompareSection* Section(const Comparison& cmp, const std::string& prefix) 
   return nullptr;
 }
 
-const CompareRow* Row(const std::vector<CompareRow>& rows, const std::string& label) {
-  for (const CompareRow& row : rows)
-    if (row.label == label) return &row;
-  return nullptr;
-}
+using testing::FindRow;
 
 TEST(CompareRanks, SameRankCountsGiveEachRanksOwnFiguresSideBySide) {
   Comparison cmp = Compare({Column(Cluster(1, 3, 100)), Column(Cluster(2, 3, 200, 2))});
   const CompareSection* s = Section(cmp, "per rank");
   ASSERT_NE(s, nullptr);
-  const CompareRow* ranks = Row(s->rows, "ranks");
+  const CompareRow* ranks = FindRow(s->rows, "ranks");
   ASSERT_NE(ranks, nullptr);
   EXPECT_EQ(ranks->cells[0].value, 3);
   EXPECT_EQ(ranks->cells[1].value, 3);
-  const CompareRow* r1 = Row(s->rows, "rank 1 read MB/s");
+  const CompareRow* r1 = FindRow(s->rows, "rank 1 read MB/s");
   ASSERT_NE(r1, nullptr);
   EXPECT_DOUBLE_EQ(r1->cells[0].value, 101);
   EXPECT_DOUBLE_EQ(r1->cells[1].value, 201);
   EXPECT_NEAR(r1->cells[1].pct_vs_first, (201.0 - 101) / 101 * 100, 1e-9);
   // The lost rank is named in its cell, not shown as 0 MB/s.
-  const CompareRow* r2 = Row(s->rows, "rank 2 read MB/s");
+  const CompareRow* r2 = FindRow(s->rows, "rank 2 read MB/s");
   ASSERT_NE(r2, nullptr);
   EXPECT_TRUE(r2->cells[0].present);
   EXPECT_FALSE(r2->cells[1].present);
   EXPECT_EQ(r2->cells[1].caveat, "no result");
-  ASSERT_NE(Row(s->rows, "spread (fastest over slowest)"), nullptr);
+  ASSERT_NE(FindRow(s->rows, "spread (fastest over slowest)"), nullptr);
   const std::string table = ComparisonTable(cmp);
   EXPECT_NE(table.find("per rank (many clients):"), std::string::npos) << table;
   EXPECT_NE(table.find("no result"), std::string::npos) << table;
@@ -108,7 +106,7 @@ TEST(CompareRanks, DifferentRankCountsSayTheBreakdownIsNotComparable) {
   Comparison cmp = Compare({Column(Cluster(1, 4, 100)), Column(Cluster(2, 2, 100))});
   const CompareSection* s = Section(cmp, "per rank");
   ASSERT_NE(s, nullptr);
-  EXPECT_EQ(Row(s->rows, "rank 0 read MB/s"), nullptr);  // no rank lined up against another
+  EXPECT_EQ(FindRow(s->rows, "rank 0 read MB/s"), nullptr);  // no rank lined up against another
   ASSERT_EQ(s->notes.size(), 2u);
   EXPECT_EQ(s->notes[1],
             "per-rank breakdown not comparable: #1 ran 4 ranks, #2 ran 2 ranks; only the totals above "
@@ -123,7 +121,7 @@ TEST(CompareRanks, ASingleClientRunBesideAManyClientsRunIsSaidPlainly) {
   Comparison cmp = Compare({Column(Plain(1, 300)), Column(Cluster(2, 4, 100))});
   const CompareSection* s = Section(cmp, "per rank");
   ASSERT_NE(s, nullptr);
-  const CompareRow* ranks = Row(s->rows, "ranks");
+  const CompareRow* ranks = FindRow(s->rows, "ranks");
   ASSERT_NE(ranks, nullptr);
   EXPECT_EQ(ranks->cells[0].caveat, "single client");
   EXPECT_EQ(ranks->cells[1].value, 4);
@@ -161,16 +159,16 @@ TEST(CompareSizes, SameMixesGivePerSizeRows) {
   Comparison cmp = Compare({Column(Mix(1, {4096, 65536}, 1)), Column(Mix(2, {4096, 65536}, 2))});
   const CompareSection* s = Section(cmp, "per size");
   ASSERT_NE(s, nullptr);
-  const CompareRow* mb = Row(s->rows, "4 KiB read MB/s");
+  const CompareRow* mb = FindRow(s->rows, "4 KiB read MB/s");
   ASSERT_NE(mb, nullptr) << ComparisonTable(cmp);
   EXPECT_DOUBLE_EQ(mb->cells[0].value, 1);
   EXPECT_DOUBLE_EQ(mb->cells[1].value, 2);
   EXPECT_NEAR(mb->cells[1].pct_vs_first, 100, 1e-9);
-  const CompareRow* p99 = Row(s->rows, "64 KiB read p99 latency");
+  const CompareRow* p99 = FindRow(s->rows, "64 KiB read p99 latency");
   ASSERT_NE(p99, nullptr);
   EXPECT_EQ(p99->unit, "us");
   EXPECT_DOUBLE_EQ(p99->cells[1].value, 655.36);
-  EXPECT_EQ(Row(s->rows, "4 KiB write MB/s"), nullptr);  // no writes: no row
+  EXPECT_EQ(FindRow(s->rows, "4 KiB write MB/s"), nullptr);  // no writes: no row
   EXPECT_TRUE(s->notes.empty());
 }
 
@@ -206,14 +204,14 @@ TEST(ComparePacing, PacingFactsOfBothSideBySide) {
   Comparison cmp = Compare({Column(PacedRun(1, 1000, 1000.2, true)), Column(PacedRun(2, 5000, 3120, false))});
   const CompareSection* s = Section(cmp, "pacing");
   ASSERT_NE(s, nullptr);
-  const CompareRow* target = Row(s->rows, "target IOPS");
+  const CompareRow* target = FindRow(s->rows, "target IOPS");
   ASSERT_NE(target, nullptr);
   EXPECT_EQ(target->cells[0].value, 1000);
   EXPECT_EQ(target->cells[1].value, 5000);
-  const CompareRow* svc = Row(s->rows, "read service p99 (from submit)");
+  const CompareRow* svc = FindRow(s->rows, "read service p99 (from submit)");
   ASSERT_NE(svc, nullptr);
   EXPECT_EQ(svc->cells[1].value, 500);
-  EXPECT_EQ(Row(s->rows, "target MB/s"), nullptr);
+  EXPECT_EQ(FindRow(s->rows, "target MB/s"), nullptr);
   ASSERT_EQ(s->notes.size(), 1u);
   EXPECT_EQ(s->notes[0], "could not sustain the schedule: #2 (37.6 % short)");
   EXPECT_TRUE(cmp.notes.empty());  // both paced: their latencies are timed alike
@@ -247,7 +245,7 @@ TEST(ComparePacing, PacedLatencyBesideClosedLoopLatencyIsFlaggedNotCompared) {
   EXPECT_EQ(j["notes"].size(), 1u);
   const CompareSection* s = Section(cmp, "pacing");
   ASSERT_NE(s, nullptr);
-  EXPECT_EQ(Row(s->rows, "target IOPS")->cells[1].caveat, "closed loop");
+  EXPECT_EQ(FindRow(s->rows, "target IOPS")->cells[1].caveat, "closed loop");
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "report/compare.h"
+#include "testing/compare_rows.h"
 
 namespace nasperf {
 namespace {
@@ -32,16 +33,12 @@ RunResult Repeated(const std::vector<double>& mb_per_s) {
   return r;
 }
 
-const CompareRow* Row(const Comparison& cmp, const std::string& label) {
-  for (const CompareRow& row : cmp.rows)
-    if (row.label == label) return &row;
-  return nullptr;
-}
+using testing::FindRow;
 
 TEST(CompareSignificance, ShowsTheMeanOfTheRepeatsNotTheMedianRun) {
   // Repeats 100, 100, 130: the lower-median run says 100, the mean is 110.
   Comparison cmp = Compare({{"#1", {Repeated({100, 100, 130})}}, {"#2", {Repeated({100, 100, 130})}}});
-  const CompareRow* mb = Row(cmp, "read MB/s");
+  const CompareRow* mb = FindRow(cmp, "read MB/s");
   ASSERT_NE(mb, nullptr);
   EXPECT_DOUBLE_EQ(mb->cells[0].value, 110);
   ASSERT_TRUE(mb->cells[0].ci95);
@@ -55,18 +52,18 @@ TEST(CompareSignificance, WelchOnEveryMetricOfTheRepeats) {
   Comparison cmp = Compare({{"#1", {Repeated({100, 102, 98})}}, {"#2", {Repeated({110, 111, 109, 112})}}});
   for (const char* label : {"read MB/s", "read IOPS", "read mean latency", "read p99 latency"}) {
     SCOPED_TRACE(label);
-    const CompareRow* row = Row(cmp, label);
+    const CompareRow* row = FindRow(cmp, label);
     ASSERT_NE(row, nullptr);
     const CompareCell& cell = row->cells[1];
     ASSERT_TRUE(cell.welch) << "every metric shown is judged";
     EXPECT_EQ(cell.significance, "significant");
     EXPECT_FALSE(row->cells[0].welch) << "the first column is what the others are judged against";
   }
-  const CompareCell& mb = Row(cmp, "read MB/s")->cells[1];
+  const CompareCell& mb = FindRow(cmp, "read MB/s")->cells[1];
   EXPECT_NEAR(mb.welch->t, 7.9373, 1e-4);  // column minus first
   EXPECT_NEAR(mb.welch->dof, 3.2347, 1e-4);
   EXPECT_NEAR(mb.welch->p, 0.003161, 1e-6);
-  EXPECT_NEAR(Row(cmp, "read IOPS")->cells[1].welch->p, 0.003161, 1e-6);
+  EXPECT_NEAR(FindRow(cmp, "read IOPS")->cells[1].welch->p, 0.003161, 1e-6);
   EXPECT_DOUBLE_EQ(mb.value, 110.5);
 
   const std::string table = ComparisonTable(cmp);
@@ -90,7 +87,7 @@ TEST(CompareSignificance, OverlapIsNotTheTest) {
   // 2.07-9.93), and Welch gives p = 0.1075 (scipy): not significant. The old rule called
   // this "within noise" too, but for the wrong reason; the next case tells them apart.
   Comparison wide = Compare({{"#1", {Repeated({1, 2, 3, 4, 5})}}, {"#2", {Repeated({2, 4, 6, 8, 10})}}});
-  const CompareCell& w = Row(wide, "read MB/s")->cells[1];
+  const CompareCell& w = FindRow(wide, "read MB/s")->cells[1];
   EXPECT_EQ(w.significance, "not significant");
   EXPECT_NEAR(w.welch->p, 0.1075, 1e-4);
   EXPECT_NE(ComparisonTable(wide).find("not significant (p=0.108, n=5)"), std::string::npos) << ComparisonTable(wide);
@@ -99,8 +96,8 @@ TEST(CompareSignificance, OverlapIsNotTheTest) {
   // table, t(0.975, 8) = 2.306 < 2.5 < t(0.99, 8) = 2.896): significant.
   Comparison close =
       Compare({{"#1", {Repeated({10, 11, 12, 13, 14})}}, {"#2", {Repeated({12.5, 13.5, 14.5, 15.5, 16.5})}}});
-  const CompareCell& c0 = Row(close, "read MB/s")->cells[0];
-  const CompareCell& c1 = Row(close, "read MB/s")->cells[1];
+  const CompareCell& c0 = FindRow(close, "read MB/s")->cells[0];
+  const CompareCell& c1 = FindRow(close, "read MB/s")->cells[1];
   ASSERT_TRUE(c0.ci95 && c1.ci95);
   EXPECT_TRUE(c0.ci95->Overlaps(*c1.ci95));
   EXPECT_EQ(c1.significance, "significant");
@@ -110,7 +107,7 @@ TEST(CompareSignificance, OverlapIsNotTheTest) {
 TEST(CompareSignificance, TwoRepeatsThatAgreeAreNotSignificantAndSayHowFew) {
   // 500.1, 499.7 vs 500.4, 498.9: p = 0.7963 (stats/welch_test.cpp).
   Comparison cmp = Compare({{"#1", {Repeated({500.1, 499.7})}}, {"#2", {Repeated({500.4, 498.9})}}});
-  EXPECT_EQ(Row(cmp, "read MB/s")->cells[1].significance, "not significant");
+  EXPECT_EQ(FindRow(cmp, "read MB/s")->cells[1].significance, "not significant");
   EXPECT_NE(ComparisonTable(cmp).find("not significant (p=0.796, n=2)"), std::string::npos) << ComparisonTable(cmp);
 }
 
@@ -118,7 +115,7 @@ TEST(CompareSignificance, NoVerdictWithoutRepeatsOnBothSides) {
   RunResult single = Repeated({100});
   single.repeats.clear();
   Comparison cmp = Compare({{"#1", {single}}, {"#2", {Repeated({110, 111, 109})}}});
-  const CompareRow* mb = Row(cmp, "read MB/s");
+  const CompareRow* mb = FindRow(cmp, "read MB/s");
   EXPECT_DOUBLE_EQ(mb->cells[0].value, 100) << "a single run shows its own figure";
   EXPECT_FALSE(mb->cells[1].welch);
   EXPECT_EQ(mb->cells[1].significance, "");
@@ -132,8 +129,8 @@ TEST(CompareSignificance, RepeatsStoredAsTotalsOnlyLeaveIopsAndLatencyUnjudged) 
   for (RunResult* r : {&old_a, &old_b})
     for (RepeatFigures& f : r->repeats) f.read_iops = f.read_lat_mean_us = f.read_lat_p99_us = 0;
   Comparison cmp = Compare({{"#1", {old_a}}, {"#2", {old_b}}});
-  EXPECT_EQ(Row(cmp, "read MB/s")->cells[1].significance, "significant");
-  const CompareRow* iops = Row(cmp, "read IOPS");
+  EXPECT_EQ(FindRow(cmp, "read MB/s")->cells[1].significance, "significant");
+  const CompareRow* iops = FindRow(cmp, "read IOPS");
   EXPECT_FALSE(iops->cells[1].welch);
   EXPECT_DOUBLE_EQ(iops->cells[1].value, 110 / 1.048576);
 }

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include "testing/compare_rows.h"
+
 namespace nasperf {
 namespace {
 
@@ -27,11 +29,7 @@ ProtocolFacts Facts(const std::string& protocol, const std::string& version) {
   return f;
 }
 
-const CompareRow* Row(const Comparison& cmp, const std::string& label) {
-  for (const CompareRow& row : cmp.rows)
-    if (row.label == label) return &row;
-  return nullptr;
-}
+using testing::FindRow;
 
 TEST(LineRate, ParsesGigabitsMegabitsAndMegabytes) {
   struct Case {
@@ -80,13 +78,13 @@ TEST(CompareLine, EveryMbPerSecondFigureAlsoAsPercentOfTheLine) {
   Comparison cmp = Compare({{"#12 SMB 3.1.1", {smb}}, {"#13 NFSv3", {nfs}}}, ParseLineRate("1g").value());
   ASSERT_TRUE(cmp.line.has_value());
   EXPECT_EQ(cmp.protocols, (std::vector<std::string>{"SMB 3.1.1", "NFSv3"}));
-  const CompareRow* read = Row(cmp, "read MB/s");
+  const CompareRow* read = FindRow(cmp, "read MB/s");
   ASSERT_NE(read, nullptr);
   ASSERT_TRUE(read->cells[0].pct_of_line && read->cells[1].pct_of_line);
   EXPECT_NEAR(*read->cells[0].pct_of_line, 94.16, 1e-9);
   EXPECT_NEAR(*read->cells[1].pct_of_line, 88, 1e-9);
-  EXPECT_NEAR(*Row(cmp, "write MB/s")->cells[1].pct_of_line, 50, 1e-9);
-  EXPECT_FALSE(Row(cmp, "read IOPS")->cells[0].pct_of_line.has_value());
+  EXPECT_NEAR(*FindRow(cmp, "write MB/s")->cells[1].pct_of_line, 50, 1e-9);
+  EXPECT_FALSE(FindRow(cmp, "read IOPS")->cells[0].pct_of_line.has_value());
 
   std::string table = ComparisonTable(cmp);
   EXPECT_EQ(table.rfind("line: 1 GbE line 125 MB/s (--line 1g)", 0), 0u) << table;
@@ -114,7 +112,7 @@ TEST(CompareLine, EveryMbPerSecondFigureAlsoAsPercentOfTheLine) {
 TEST(CompareLine, WithoutALineNothingChanges) {
   Comparison cmp = Compare({{"#1", {SeqRun("psync", 500, 400)}}, {"#2", {SeqRun("psync", 450, 300)}}});
   EXPECT_FALSE(cmp.line.has_value());
-  EXPECT_FALSE(Row(cmp, "read MB/s")->cells[0].pct_of_line.has_value());
+  EXPECT_FALSE(FindRow(cmp, "read MB/s")->cells[0].pct_of_line.has_value());
   EXPECT_EQ(ComparisonTable(cmp).find("of line"), std::string::npos);
   nlohmann::ordered_json j = ComparisonToJson(cmp);
   EXPECT_TRUE(j["line"].is_null());
@@ -133,14 +131,14 @@ TEST(CompareSuites, APlainRunJoinsTheSuiteRowOfItsWorkload) {
   random.job.bs = 4096;
   random.job.qd = 32;
   Comparison cmp = Compare({{"#1", {quick}}, {"#2", {plain}}, {"#3", {random}}}, std::nullopt);
-  const CompareRow* row = Row(cmp, "SEQ1M Q1T1 read MB/s");
+  const CompareRow* row = FindRow(cmp, "SEQ1M Q1T1 read MB/s");
   ASSERT_NE(row, nullptr);
   EXPECT_TRUE(row->cells[0].present && row->cells[1].present);
   EXPECT_DOUBLE_EQ(row->cells[1].value, 118);
-  EXPECT_NE(Row(cmp, "RND4K Q32T1 read MB/s"), nullptr);
+  EXPECT_NE(FindRow(cmp, "RND4K Q32T1 read MB/s"), nullptr);
   // Without a suite beside them, plain runs keep their bare rows.
   Comparison bare = Compare({{"#2", {plain}}, {"#3", {random}}}, std::nullopt);
-  EXPECT_NE(Row(bare, "read MB/s"), nullptr);
+  EXPECT_NE(FindRow(bare, "read MB/s"), nullptr);
 }
 
 TEST(CompareNet, ANetworkRunSitsBesideProtocolRunsWithItsMegabytesOnly) {
@@ -150,15 +148,15 @@ TEST(CompareNet, ANetworkRunSitsBesideProtocolRunsWithItsMegabytesOnly) {
   net.read->iops = 0;
   net.read->lat = {};
   Comparison cmp = Compare({{"#14 iSCSI", {iscsi}}, {"#15 net", {net}}}, ParseLineRate("1g").value());
-  const CompareRow* read = Row(cmp, "read MB/s");
+  const CompareRow* read = FindRow(cmp, "read MB/s");
   ASSERT_NE(read, nullptr);
   ASSERT_TRUE(read->cells[1].present);
   EXPECT_DOUBLE_EQ(read->cells[1].value, 117.9);
   EXPECT_NEAR(*read->cells[1].pct_of_line, 94.32, 1e-9);
   // No zeros posing as IOPS or latency of a TCP stream.
-  EXPECT_TRUE(Row(cmp, "read IOPS")->cells[0].present);
-  EXPECT_FALSE(Row(cmp, "read IOPS")->cells[1].present);
-  EXPECT_FALSE(Row(cmp, "write p99 latency")->cells[1].present);
+  EXPECT_TRUE(FindRow(cmp, "read IOPS")->cells[0].present);
+  EXPECT_FALSE(FindRow(cmp, "read IOPS")->cells[1].present);
+  EXPECT_FALSE(FindRow(cmp, "write p99 latency")->cells[1].present);
   EXPECT_EQ(cmp.protocols, (std::vector<std::string>{"iSCSI", ""}));
 }
 

@@ -1,12 +1,15 @@
 // Tests for the cache-knee analysis on synthetic sweep curves.
 #include "suite/cache_analysis.h"
+#include "testing/sizes.h"
 
 #include <gtest/gtest.h>
 
 namespace nasperf {
 namespace {
 
-constexpr uint64_t kKiB = 1024, kMiB = kKiB * 1024, kGiB = kMiB * 1024;
+using testing::kKiB;
+using testing::kMiB;
+using testing::kGiB;
 
 // One point per rate, file sizes doubling from 64 KiB; a point is cached when its
 // file fits in `ram`, as the sweep command marks it.

@@ -1,13 +1,15 @@
 // Tests of the cached mark of sweep points on every path: local, direct, network file
 // system under O_DIRECT, shares, writes against the dirty limit.
 #include "suite/point_cache.h"
+#include "testing/sizes.h"
 
 #include <gtest/gtest.h>
 
 namespace nasperf {
 namespace {
 
-constexpr uint64_t kMiB = 1 << 20, kGiB = kMiB * 1024;
+using testing::kMiB;
+using testing::kGiB;
 
 PointFacts Read(uint64_t bytes) { return {bytes, true, false, false, false}; }
 PointFacts Write(uint64_t bytes) { return {bytes, false, false, false, false}; }

@@ -1,12 +1,15 @@
 // Tests for sweep planning: sizes, defaults from RAM and free space, bad input.
 #include "suite/sweep_plan.h"
+#include "testing/sizes.h"
 
 #include <gtest/gtest.h>
 
 namespace nasperf {
 namespace {
 
-constexpr uint64_t kKiB = 1024, kMiB = kKiB << 10, kGiB = kMiB << 10;
+using testing::kKiB;
+using testing::kMiB;
+using testing::kGiB;
 
 SweepPlanInput Input() {
   SweepPlanInput in;

@@ -1,5 +1,6 @@
 // Tests for WritePatternBlocks, the layout loop behind LayOutFile and the SMB and NFS targets.
 #include "target/file_layout.h"
+#include "testing/sizes.h"
 
 #include <gtest/gtest.h>
 
@@ -9,7 +10,7 @@
 namespace nasperf {
 namespace {
 
-constexpr uint64_t kMiB = 1 << 20;
+using testing::kMiB;
 
 TEST(WritePatternBlocks, WritesMiBBlocksAndGoesOnFromAShortWrite) {
   std::vector<std::pair<uint64_t, uint64_t>> calls;  // offset, length

@@ -10,11 +10,12 @@
 
 #include "target/existing_target.h"
 #include "testing/test_support.h"
+#include "testing/sizes.h"
 
 namespace nasperf {
 namespace {
 
-constexpr uint64_t kMiB = 1 << 20;
+using testing::kMiB;
 
 // A file of `size` bytes whose first `written` bytes were written; the rest is a hole
 // (ftruncate allocates nothing).

@@ -16,7 +16,7 @@
 namespace nasperf {
 namespace {
 
-bool WriteFile(const std::string& path, const std::string& bytes) {
+bool PlantFile(const std::string& path, const std::string& bytes) {
   ScopedFd fd(::open(path.c_str(), O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0644));
   return fd.valid() && ::write(fd.get(), bytes.data(), bytes.size()) == static_cast<ssize_t>(bytes.size());
 }
@@ -29,7 +29,7 @@ bool Exists(const std::string& path) {
 // What a run killed with SIGKILL leaves: a name of another (dead) run, and the mark.
 std::string LeftOver(const std::string& dir, const std::string& content = "left over") {
   std::string name = ".nasperf-" + FileNameHost() + "-999999-0123456789abcdef-t0.dat";
-  EXPECT_TRUE(WriteFile(dir + "/" + name, content));
+  EXPECT_TRUE(PlantFile(dir + "/" + name, content));
   EXPECT_EQ(::setxattr((dir + "/" + name).c_str(), kOwnMarkAttribute, name.data(), name.size(), 0), 0)
       << "this file system keeps no user extended attributes";
   return name;
@@ -83,7 +83,7 @@ TEST(OwnFile, CreatesExclusivelyMarksLocksAndRemovesOnlyItsOwnFile) {
 TEST(OwnFile, NeverCreatesThroughASymlink) {
   testing::TempDir dir;
   std::string victim = dir.path() + "/victim";
-  ASSERT_TRUE(WriteFile(victim, "user data"));
+  ASSERT_TRUE(PlantFile(victim, "user data"));
   ASSERT_EQ(::symlink(victim.c_str(), (dir.path() + "/" + OwnFileName("t0")).c_str()), 0);
   EXPECT_FALSE(OwnFile::Create(dir.path(), "t0").ok());
   EXPECT_EQ(testing::ReadWholeFile(victim), "user data");
@@ -95,7 +95,7 @@ TEST(OwnFile, AFileThatTookItsNameIsNeitherOpenedNorRemoved) {
   ASSERT_TRUE(file.ok());
   const std::string path = file.value().path();
   ASSERT_EQ(::unlink(path.c_str()), 0);
-  ASSERT_TRUE(WriteFile(path, "someone else's"));
+  ASSERT_TRUE(PlantFile(path, "someone else's"));
   EXPECT_FALSE(file.value().Reopen(O_RDWR).ok());
   EXPECT_FALSE(file.value().Remove().ok());
   EXPECT_EQ(testing::ReadWholeFile(path), "someone else's");
@@ -122,10 +122,10 @@ TEST(OwnFile, AdoptsOnlyALeftOverThatProvesItsOwnerAndKeepsIt) {
   }
   EXPECT_TRUE(Exists(dir.path() + "/" + name)) << "an adopted file is not this run's to remove";
 
-  ASSERT_TRUE(WriteFile(dir.path() + "/.nasperf-foo", "user's"));
+  ASSERT_TRUE(PlantFile(dir.path() + "/.nasperf-foo", "user's"));
   ASSERT_EQ(::symlink(name.c_str(), (dir.path() + "/.nasperf-link").c_str()), 0);
   std::string unmarked = ".nasperf-h-1-0123456789abcdef-t0.dat";
-  ASSERT_TRUE(WriteFile(dir.path() + "/" + unmarked, "user's"));
+  ASSERT_TRUE(PlantFile(dir.path() + "/" + unmarked, "user's"));
   for (const std::string& bad : std::vector<std::string>{".nasperf-foo", ".nasperf-link", unmarked}) {
     Result<OwnFile> refused = OwnFile::Adopt(dir.path() + "/" + bad);
     EXPECT_FALSE(refused.ok()) << bad;
@@ -150,10 +150,10 @@ TEST(StaleFiles, FoundJudgedAndOnlyNasperfsRemoved) {
   const std::string left = LeftOver(dir.path(), "stale data");
   Result<OwnFile> live = OwnFile::Create(dir.path(), "t0");
   ASSERT_TRUE(live.ok());
-  ASSERT_TRUE(WriteFile(dir.path() + "/.nasperf-foo", "user's"));
-  ASSERT_TRUE(WriteFile(dir.path() + "/outside", "linked"));
+  ASSERT_TRUE(PlantFile(dir.path() + "/.nasperf-foo", "user's"));
+  ASSERT_TRUE(PlantFile(dir.path() + "/outside", "linked"));
   ASSERT_EQ(::symlink("outside", (dir.path() + "/.nasperf-link").c_str()), 0);
-  ASSERT_TRUE(WriteFile(dir.path() + "/data.bin", "not a nasperf name"));
+  ASSERT_TRUE(PlantFile(dir.path() + "/data.bin", "not a nasperf name"));
 
   Result<std::vector<StaleFile>> stale = FindStaleFiles(dir.path());
   ASSERT_TRUE(stale.ok()) << stale.status().message();

@@ -13,12 +13,12 @@
 namespace nasperf {
 namespace {
 
-constexpr uint64_t kSeed = 20070213;  // fixed: the checks below are on one known sample
+constexpr uint64_t kTreeSeed = 20070213;  // fixed: the checks below are on one known sample
 // The study's spread in ln(bytes); written here, not read from the parameters, so a changed
 // default fails the distribution checks.
 constexpr double kStudySigma = 2.457;
 
-TreePlan Plan(const std::string& preset, double scale = 1, uint64_t seed = kSeed) {
+TreePlan Plan(const std::string& preset, double scale = 1, uint64_t seed = kTreeSeed) {
   auto params = TreePreset(preset, scale, seed);
   EXPECT_TRUE(params.ok()) << params.status().message();
   auto plan = GenerateTree(params.value());

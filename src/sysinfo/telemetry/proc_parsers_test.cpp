@@ -3,19 +3,15 @@
 
 #include <gtest/gtest.h>
 
-#include "testing/test_support.h"
+#include "testing/proc_fixtures.h"
 
 namespace nasperf::sysinfo::telemetry {
 namespace {
 
-std::string Fixture(const std::string& name) {
-  std::string text = nasperf::testing::ReadWholeFile(nasperf::testing::TestDataFile(__FILE__, name));
-  EXPECT_FALSE(text.empty()) << name;
-  return text;
-}
+using nasperf::testing::ProcFixture;
 
 TEST(TelemetryParsers, ProcStatPerCpuShares) {
-  std::vector<CpuTicks> a = ParseProcStat(Fixture("stat_a.txt")), b = ParseProcStat(Fixture("stat_b.txt"));
+  std::vector<CpuTicks> a = ParseProcStat(ProcFixture("stat_a.txt")), b = ParseProcStat(ProcFixture("stat_b.txt"));
   ASSERT_EQ(a.size(), 4u);  // the "cpu" total line is not a CPU
   EXPECT_EQ(a[0].cpu, 0);
   EXPECT_EQ(a[3].cpu, 3);
@@ -38,7 +34,7 @@ TEST(TelemetryParsers, ProcStatPerCpuShares) {
 }
 
 TEST(TelemetryParsers, InterruptsColumnsAndNames) {
-  Interrupts irq = ParseInterrupts(Fixture("interrupts_a.txt"));
+  Interrupts irq = ParseInterrupts(ProcFixture("interrupts_a.txt"));
   EXPECT_EQ(irq.cpus, (std::vector<int>{0, 1, 2, 3}));
   ASSERT_EQ(irq.lines.size(), 19u);  // numbered lines only: NMI, LOC, ERR... are not devices
   EXPECT_EQ(irq.lines[0].irq, "0");
@@ -47,7 +43,7 @@ TEST(TelemetryParsers, InterruptsColumnsAndNames) {
   EXPECT_EQ(irq.lines[6].name, "ahci[0000:00:1f.2]");
   EXPECT_EQ(irq.lines[6].per_cpu, (std::vector<uint64_t>{1804020, 0, 0, 0}));
 
-  Interrupts virtio = ParseInterrupts(Fixture("interrupts_virtio.txt"));
+  Interrupts virtio = ParseInterrupts(ProcFixture("interrupts_virtio.txt"));
   EXPECT_EQ(virtio.cpus, (std::vector<int>{0, 1}));
   ASSERT_EQ(virtio.lines.size(), 10u);
   EXPECT_EQ(virtio.lines[6].name, "virtio2-config");
@@ -81,8 +77,8 @@ TEST(TelemetryParsers, ClassifiesNicAndDiskInterrupts) {
 }
 
 TEST(TelemetryParsers, DiskStatsWholeDisksAndRates) {
-  std::vector<DiskCounters> a = ParseDiskStats(Fixture("diskstats_a.txt"));
-  std::vector<DiskCounters> b = ParseDiskStats(Fixture("diskstats_b.txt"));
+  std::vector<DiskCounters> a = ParseDiskStats(ProcFixture("diskstats_a.txt"));
+  std::vector<DiskCounters> b = ParseDiskStats(ProcFixture("diskstats_b.txt"));
   ASSERT_EQ(a.size(), 12u);
   EXPECT_EQ(a[4].name, "sda");
   EXPECT_EQ(a[4].sectors_read, 412330112u);
@@ -116,8 +112,8 @@ TEST(TelemetryParsers, DiskStatsWholeDisksAndRates) {
 }
 
 TEST(TelemetryParsers, PageCacheIsCachedPlusBuffers) {
-  EXPECT_EQ(PageCacheBytes(Fixture("meminfo_a.txt")), (1874120ull + 112340) * 1024);
-  EXPECT_EQ(PageCacheBytes(Fixture("meminfo_b.txt")), (2898120ull + 112340) * 1024);
+  EXPECT_EQ(PageCacheBytes(ProcFixture("meminfo_a.txt")), (1874120ull + 112340) * 1024);
+  EXPECT_EQ(PageCacheBytes(ProcFixture("meminfo_b.txt")), (2898120ull + 112340) * 1024);
   EXPECT_EQ(PageCacheBytes("MemTotal: 100 kB\n"), std::nullopt);
 }
 

@@ -14,16 +14,14 @@
 #include "sysinfo/host_parsers.h"
 #include "sysinfo/sysfs_read.h"
 #include "report/telemetry_text.h"
-#include "testing/test_support.h"
+#include "testing/proc_fixtures.h"
 
 namespace nasperf::sysinfo::telemetry {
 namespace {
 
 using Json = nlohmann::ordered_json;
 
-std::string Fixture(const std::string& name) {
-  return nasperf::testing::ReadWholeFile(nasperf::testing::TestDataFile(__FILE__, name));
-}
+using nasperf::testing::ProcFixture;
 
 // Replaces a file in one step, as the kernel's files change: the sampler never reads half of one.
 void ReplaceFile(const std::string& path, const std::string& text) {
@@ -40,7 +38,7 @@ const Json* FindBy(const Json& list, const char* key, const std::string& value) 
 TEST(TelemetrySampler, SamplesAFakeProcThatChanges) {
   sysinfo::testing::FakeRoot root;
   for (const char* f : {"stat", "interrupts", "meminfo", "diskstats"})
-    root.Write(std::string("/proc/") + f, Fixture(std::string(f) + "_a.txt"));
+    root.Write(std::string("/proc/") + f, ProcFixture(std::string(f) + "_a.txt"));
   root.MakeDir("/sys/class/net/eth0");
   root.MakeDir("/sys/class/net/lo");
   // eth0's first queue may land on CPU 0 only; ahci's line has no affinity files (gone, old kernel).
@@ -60,7 +58,7 @@ TEST(TelemetrySampler, SamplesAFakeProcThatChanges) {
   std::thread writer([&] {
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
     for (const char* f : {"stat", "interrupts", "meminfo", "diskstats"})
-      ReplaceFile(root.path() + "/proc/" + f, Fixture(std::string(f) + "_b.txt"));
+      ReplaceFile(root.path() + "/proc/" + f, ProcFixture(std::string(f) + "_b.txt"));
   });
   while (seen < 3 && std::chrono::steady_clock::now() - started < std::chrono::seconds(5))
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
