@@ -9,7 +9,7 @@
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string bytes(nasperf::fuzz::AsText(data, size));
   (void)nasperf::DecodeRankRun(bytes);
-  std::optional<nasperf::CopyOpTimes> ops;
+  std::optional<nasperf::OpHistograms> ops;
   (void)nasperf::DecodeAppRankRun(bytes, &ops);
   return 0;
 }

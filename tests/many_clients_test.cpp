@@ -288,10 +288,46 @@ TEST_F(ManyClients, AppCopiesMergeEveryRanksBytesOverTheirSpan) {
   for (const nlohmann::json& s : stored["runs"]) EXPECT_EQ(s["cluster"]["ranks"], 2) << s["name"];
 }
 
+// office and photo-album: every rank stages and runs its own workspace from one barrier;
+// rank 0's one result holds every rank's operations, from the summed histograms.
+TEST_F(ManyClients, OfficeAndPhotoAlbumMergeEveryRanksOperations) {
+  CliResult r = Mpirun(2, {"app", "office", dir_.path(), "--users", "2", "--time", "2s", "--think", "20", "--json",
+                           "--db", db_});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  nlohmann::json doc;
+  ASSERT_TRUE(ParseJson(r.out, &doc)) << r.out;  // one document: the other rank prints nothing
+  ASSERT_EQ(doc["runs"].size(), 1u);
+  const nlohmann::json& office = doc["runs"][0];
+  EXPECT_FALSE(office["partial"].get<bool>()) << office.dump(2);
+  ASSERT_EQ(office["cluster"]["ranks"], 2);
+  EXPECT_EQ(office["cluster"]["each"].size(), 2u) << office["cluster"].dump(2);
+  uint64_t ops = 0;
+  for (const nlohmann::json& o : office["app"]["ops"]) ops += o["count"].get<uint64_t>();
+  EXPECT_GT(ops, 0u);
+  const double elapsed = office["app"]["elapsed_s"].get<double>();
+  EXPECT_GE(elapsed, 2.0);
+  EXPECT_NEAR(office["app"]["ops_per_s"].get<double>(), ops / elapsed, 1e-6 * ops) << "every rank's ops over the span";
+  EXPECT_TRUE(NasperfFiles(dir_.path()).empty());
+
+  CliResult album = Mpirun(2, {"app", "photo-album", dir_.path(), "--photos", "3", "--json", "--db", db_});
+  ASSERT_EQ(album.exit_code, 0) << album.err;
+  ASSERT_TRUE(ParseJson(album.out, &doc)) << album.out;
+  const nlohmann::json& photos = doc["runs"][0];
+  EXPECT_EQ(photos["app"]["files"], 6u) << "three photos on each of two ranks";
+  uint64_t reads = 0;
+  for (const nlohmann::json& o : photos["app"]["ops"])
+    if (o["op"] == "read-photo") reads = o["count"].get<uint64_t>();
+  EXPECT_EQ(reads, 6u);
+  EXPECT_EQ(photos["cluster"]["ranks"], 2);
+  EXPECT_TRUE(NasperfFiles(dir_.path()).empty());
+  EXPECT_EQ(Stored()["runs"].size(), 2u) << "rank 0 stored one run per command";
+}
+
 TEST_F(ManyClients, AppRefusesWhatRanksCannotDoInOneLine) {
   ExpectRefused({
-      {{"app", "video", dir_.path(), "--db", db_}, "only app file-copy and app dir-copy merge the ranks"},
+      {{"app", "video", dir_.path(), "--db", db_}, "only app file-copy, dir-copy, office and photo-album merge"},
       {{"app", "file-copy", "--to", dir_.path(), "--fill", "10", "--db", db_}, "--fill is not supported"},
+      {{"app", "office", dir_.path(), "--fill", "10", "--db", db_}, "--fill is not supported"},
       {{"app", "dir-copy", "--to", "bench", "--on", "127.0.0.1:1", "--db", db_}, "--on is not supported"},
   });
 }

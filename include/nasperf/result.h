@@ -143,10 +143,13 @@ struct RankResult {
   double start_offset_s = 0;  // its clock's start after the earliest rank's, CLOCK_REALTIME
   double seconds = 0;         // its own measured time
   std::optional<DirectionResult> read, write;  // its own figures (histograms not kept)
+  // An app run that keeps no read or write figures (office, photo-album): its payload MB/s.
+  std::optional<double> app_mb_per_s;
   bool reported = true;  // false: no result came from it (killed, lost); figures are 0
   bool partial = false;
   std::string error;  // why it ended early
   double total_mb_per_s() const {
+    if (!read && !write && app_mb_per_s) return *app_mb_per_s;
     return (read ? read->mb_per_s : 0) + (write ? write->mb_per_s : 0);
   }
 };

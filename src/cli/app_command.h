@@ -31,7 +31,7 @@ struct AppSubcommand {
 struct AppCommands {
   CLI::App* cmd = nullptr;   // `app`
   std::string command_line;  // set by CliMain, secrets redacted
-  Comm* ranks = nullptr;     // under mpirun: this process's rank (file-copy and dir-copy merge)
+  Comm* ranks = nullptr;     // under mpirun: this process's rank (file-copy, dir-copy, office, photo-album merge)
   std::vector<AppSubcommand> subcommands;
 };
 

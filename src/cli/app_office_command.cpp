@@ -46,8 +46,8 @@ int OfficeCommand(const OfficeCommandOptions& options) {
   w.dataset_bytes = plan.value().total_bytes + office.max_bytes * office.users;
   w.dataset = StagedDataset("nasperf-office 1", office.seed, all_sizes, office.users);
   w.stage = [&](AppFileSystem& fs) { return StageOffice(fs, plan.value()); };
-  w.timed = [&](AppFileSystem& fs, AppFigures* out, std::vector<std::string>* notes) {
-    return RunOffice(fs, plan.value(), MonotonicClock(), out, notes);
+  w.timed = [&](AppFileSystem& fs, AppFigures* out, std::vector<std::string>* notes, OpHistograms* histograms) {
+    return RunOffice(fs, plan.value(), MonotonicClock(), out, notes, histograms);
   };
   return RunAppWorkload(options.app, w);
 }
@@ -64,6 +64,7 @@ void AddOfficeCommand(CLI::App& app, AppCommands& commands) {
   cmd->add_option("--think", options->think_ms, "each user's pause between operations, in ms (default 500)");
   commands.subcommands.push_back({cmd, [options](const AppCommands& c) {
                                      options->app.common.command_line = c.command_line;
+                                     options->app.ranks = c.ranks;
                                      return OfficeCommand(*options);
                                    }});
 }

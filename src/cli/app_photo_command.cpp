@@ -32,8 +32,8 @@ int PhotoAlbumCommand(const PhotoCommandOptions& options) {
   w.dataset_bytes = plan.value().total_bytes;
   w.dataset = StagedDataset("nasperf-photo-album 1", album.seed, plan.value().sizes, 1);
   w.stage = [&](AppFileSystem& fs) { return StagePhotoAlbum(fs, plan.value()); };
-  w.timed = [&](AppFileSystem& fs, AppFigures* out, std::vector<std::string>*) {
-    return RunPhotoAlbum(fs, plan.value(), MonotonicClock(), out);
+  w.timed = [&](AppFileSystem& fs, AppFigures* out, std::vector<std::string>*, OpHistograms* histograms) {
+    return RunPhotoAlbum(fs, plan.value(), MonotonicClock(), out, histograms);
   };
   return RunAppWorkload(options.app, w);
 }
@@ -49,6 +49,7 @@ void AddPhotoAlbumCommand(CLI::App& app, AppCommands& commands) {
   cmd->add_option("--photos", options->photos, "photos in the album (default 200)");
   commands.subcommands.push_back({cmd, [options](const AppCommands& c) {
                                      options->app.common.command_line = c.command_line;
+                                     options->app.ranks = c.ranks;
                                      return PhotoAlbumCommand(*options);
                                    }});
 }

@@ -11,11 +11,13 @@
 #include "cli/app_command.h"
 #include "cli/commands.h"
 #include "cli/run_recorder.h"
+#include "cluster/app_rank_runner.h"
 #include "model/run_json.h"
 #include "proto/open_app_fs.h"
 #include "proto/url.h"
 #include "suite/app/app_run.h"
 #include "suite/fill_volume.h"
+#include "target/local_app_fs.h"
 #include "workload/run_seed.h"
 
 namespace nasperf {
@@ -82,6 +84,9 @@ int RunAppWorkload(const AppWorkloadOptions& options, const AppWorkload& workloa
   InstallInterruptHandler();
   Result<std::map<std::string, std::string>> tags = ParseTags(options.common.tags);
   if (!tags.ok()) return ReportFailure(tags.status());
+  if (options.ranks && !options.fill.empty())
+    return ReportFailure(Status::BadInput(
+        "under mpirun: --fill is not supported (every rank would fill the one volume); fill it in one process"));
   std::optional<double> fill_pct;
   if (!options.fill.empty()) {
     Result<double> pct = ParseFillPercent(options.fill);
@@ -94,15 +99,33 @@ int RunAppWorkload(const AppWorkloadOptions& options, const AppWorkload& workloa
   if (!opened.ok()) return ReportFailure(opened.status());
   AppFileSystem& fs = *opened.value();
 
-  // Room for the fill and the dataset with 5 % left, before anything is written.
+  // Room for the fill and the dataset (every rank's, under mpirun) with 5 % left, before
+  // anything is written.
+  const uint64_t clients = options.ranks ? static_cast<uint64_t>(options.ranks->size()) : 1;
   Result<AppSpace> space = fs.Space();
   if (!space.ok()) return ReportFailure(space.status());
   if (Result<uint64_t> need =
-          FillBytesNeeded(space.value(), fill_pct.value_or(0), workload.dataset_bytes, fs.description());
+          FillBytesNeeded(space.value(), fill_pct.value_or(0), workload.dataset_bytes * clients, fs.description());
       !need.ok())
     return ReportFailure(need.status());
-  Result<RunRecorder> recorder = RunRecorder::Open(options.common, "app");
-  if (!recorder.ok()) return ReportFailure(recorder.status());
+  // Rank 0 (or the one process) stores; rank 0 removes what a killed rank left in a local
+  // directory (a share's workspaces are named, not reached).
+  std::optional<AppRankRunner> ranks;
+  if (options.ranks) {
+    const std::string local = IsProtocolUrl(options.target) ? "" : options.target;
+    ranks.emplace(*options.ranks, [local](const std::string& prefix) {
+      std::string left;
+      if (!local.empty()) RemoveLostWorkspaces(local, prefix, &left);
+      if (!left.empty()) std::fprintf(stderr, "nasperf: a lost rank left in %s: %s\n", local.c_str(), left.c_str());
+    });
+  }
+  const bool stores = !options.ranks || options.ranks->rank() == 0;
+  std::optional<RunRecorder> recorder;
+  if (stores) {
+    Result<RunRecorder> opened_recorder = RunRecorder::Open(options.common, "app");
+    if (!opened_recorder.ok()) return ReportFailure(opened_recorder.status());
+    recorder.emplace(std::move(opened_recorder).value());
+  }
 
   RunResult run;
   run.name = options.common.name.empty() ? workload.name : options.common.name;
@@ -130,21 +153,30 @@ int RunAppWorkload(const AppWorkloadOptions& options, const AppWorkload& workloa
   DropClientCaches({&fs}, cache, run.notes);
   figures.cache_state = CacheStateOf(cache);
 
-  if (Status s = recorder.value().Begin(run); !s.ok()) return ReportFailure(s);
+  if (recorder)
+    if (Status s = recorder->Begin(run); !s.ok()) return ReportFailure(s);
   const RunResult begun = run;
-  Status status = workload.timed(fs, &figures, &run.notes);
+  // Every rank's clock starts at one barrier (a rank interrupted there runs nothing).
+  Status status = ranks ? ranks->BeforeClock() : Status::Ok();
+  OpHistograms histograms;
+  if (status.ok()) status = workload.timed(fs, &figures, &run.notes, &histograms);
   figures.to = fs.description();
   run.app = figures;
   if (!status.ok()) {
     run.partial = true;
     run.error = status.kind() == ErrorKind::kInterrupted ? "interrupted" : status.message();
   }
-  Status stored = recorder.value().Finish(run, begun);
+  if (ranks) run = ranks->AfterRun(std::move(run), &histograms, &status);
+  Status stored = recorder ? recorder->Finish(run, begun) : Status::Ok();
   // Fill files first, then the workspace: nothing of ours is left when the results print.
   Status removed = filler.Remove();
   if (Status s = fs.RemoveWorkspace(); removed.ok()) removed = s;
 
-  PrintAppRuns(options.common, {run}, StoredLine(recorder.value(), {run}));
+  if (!stores) {
+    if (!status.ok()) std::fprintf(stderr, "nasperf: rank %d: %s\n", options.ranks->rank(), status.message().c_str());
+    return 0;
+  }
+  PrintAppRuns(options.common, {run}, StoredLine(*recorder, {run}));
   if (!status.ok()) return ReportFailure(status);
   if (!stored.ok()) return ReportFailure(stored);
   return ReportFailure(removed);

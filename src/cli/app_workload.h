@@ -11,6 +11,7 @@
 #include <string>
 
 #include "cli/job_options.h"
+#include "cluster/comm.h"
 #include "cli/protocol_options.h"
 #include "core/app_fs.h"
 #include "nasperf/app_result.h"
@@ -25,6 +26,7 @@ struct AppWorkloadOptions {
   std::string target = ".";
   std::string fill;  // "33" or "33%"; empty: no fill
   std::string seed;  // empty: a fresh one
+  Comm* ranks = nullptr;  // under mpirun: this process's rank (rank 0 prints and stores the merge)
 };
 
 // TARGET, --fill, --seed, the common and protocol options.
@@ -37,8 +39,9 @@ struct AppWorkload {
   uint64_t dataset_bytes = 0;  // what staging writes (and what a fill must leave room for)
   AppDataset dataset;
   std::function<Status(AppFileSystem&)> stage;               // untimed
-  // Fills the figures; adds to `notes` what the reader must know about how it ran.
-  std::function<Status(AppFileSystem&, AppFigures*, std::vector<std::string>* notes)> timed;
+  // Fills the figures and the operations' histograms; adds to `notes` what the reader must
+  // know about how it ran.
+  std::function<Status(AppFileSystem&, AppFigures*, std::vector<std::string>* notes, OpHistograms*)> timed;
 };
 
 // --fill on the commands that run their workloads themselves (file-copy, dir-copy, video,
@@ -60,7 +63,10 @@ Result<AppFillLevel> FillBeforeWorkload(AppFileSystem* fs, const std::string& te
 // --fill PCT on a command.
 void AddFillOption(CLI::App& cmd, std::string& fill);
 
-// The whole command around `workload`; the process exit status.
+// The whole command around `workload`; the process exit status. Under mpirun (options.ranks)
+// every rank stages and runs its own copy of the workload in its own workspace, all start
+// their clocks at one barrier, and rank 0 prints and stores the merged run
+// (cluster/app_rank_runner.h); another rank prints only its own failure and exits 0.
 int RunAppWorkload(const AppWorkloadOptions& options, const AppWorkload& workload);
 
 }  // namespace nasperf

@@ -35,7 +35,7 @@ Status AppRankRunner::BeforeClock() {
   return s;
 }
 
-void AppRankRunner::Gather(std::vector<RankRun>& ranks, std::vector<std::optional<CopyOpTimes>>& ops) {
+void AppRankRunner::Gather(std::vector<RankRun>& ranks, std::vector<std::optional<OpHistograms>>& ops) {
   int missing = comm_.size() - 1;
   int64_t interrupted_at_ms = 0;
   while (missing > 0) {
@@ -61,7 +61,7 @@ void AppRankRunner::Gather(std::vector<RankRun>& ranks, std::vector<std::optiona
   }
 }
 
-RunResult AppRankRunner::AfterRun(RunResult own, const CopyOpTimes* op_times, Status* status) {
+RunResult AppRankRunner::AfterRun(RunResult own, const OpHistograms* op_times, Status* status) {
   // A body that failed before its clock still meets the others, so no rank waits forever.
   if (!met_) (void)BeforeClock();
   met_ = false;
@@ -83,7 +83,7 @@ RunResult AppRankRunner::AfterRun(RunResult own, const CopyOpTimes* op_times, St
     return own;
   }
   std::vector<RankRun> ranks(static_cast<size_t>(comm_.size()));
-  std::vector<std::optional<CopyOpTimes>> ops(ranks.size());
+  std::vector<std::optional<OpHistograms>> ops(ranks.size());
   for (int r = 0; r < comm_.size(); ++r) ranks[static_cast<size_t>(r)].rank = r;
   ranks[0] = std::move(mine);
   if (op_times) ops[0] = *op_times;
@@ -100,14 +100,15 @@ RunResult AppRankRunner::AfterRun(RunResult own, const CopyOpTimes* op_times, St
   return merged;
 }
 
-RunResult MergeAppRanks(const std::vector<RankRun>& ranks, const std::vector<std::optional<CopyOpTimes>>& ops) {
+RunResult MergeAppRanks(const std::vector<RankRun>& ranks, const std::vector<std::optional<OpHistograms>>& ops) {
   RunResult merged = MergeRanks(ranks, /*stonewall=*/false);
   const RankRun& first = ranks.front();
   if (!first.run.app) return merged;
   AppFigures app = *first.run.app;
   uint64_t bytes = 0, files = 0;
+  uint32_t threads = 0;
   int64_t earliest = std::numeric_limits<int64_t>::max(), latest = std::numeric_limits<int64_t>::min();
-  CopyOpTimes times;
+  OpHistograms times;
   bool any_ops = false;
   std::vector<std::string> cache_states;
   for (size_t i = 0; i < ranks.size(); ++i) {
@@ -115,10 +116,11 @@ RunResult MergeAppRanks(const std::vector<RankRun>& ranks, const std::vector<std
     if (!r.reported || !r.run.app) continue;
     bytes += r.run.app->bytes;
     files += r.run.app->files;
+    threads += r.run.app->threads;
     earliest = std::min(earliest, r.start_realtime_ns);
     latest = std::max(latest, r.start_realtime_ns + static_cast<int64_t>(r.run.app->elapsed_s * 1e9));
     if (ops[i]) {
-      times.Merge(*ops[i]);
+      MergeOpHistograms(times, *ops[i]);
       any_ops = true;
     }
     if (std::find(cache_states.begin(), cache_states.end(), r.run.app->cache_state) == cache_states.end())
@@ -126,11 +128,14 @@ RunResult MergeAppRanks(const std::vector<RankRun>& ranks, const std::vector<std
   }
   app.bytes = bytes;
   app.files = files;
+  app.threads = threads;  // every rank's workers (office: users) ran at once
   app.elapsed_s = latest > earliest ? static_cast<double>(latest - earliest) / 1e9 : 0;
   app.mb_per_s = app.elapsed_s > 0 ? app.bytes / app.elapsed_s / 1e6 : 0;
   app.files_per_s = app.elapsed_s > 0 ? app.files / app.elapsed_s : 0;
   // Percentiles of the summed histograms; rank 0's own when no rank kept any.
-  if (any_ops) app.ops = times.Figures();
+  if (any_ops) app.ops = OpHistogramFigures(times);
+  // office: every rank's operations over the span (each rank's own rate is ops / its time).
+  if (app.ops_per_s && any_ops) app.ops_per_s = app.elapsed_s > 0 ? OpHistogramCount(times) / app.elapsed_s : 0;
   // Each rank judged its own data against its RAM; ranks that disagree make it unknown.
   app.cache_state = cache_states.size() == 1 ? cache_states.front() : "unknown";
   // dir-copy's penalty: rank 0 divided the merged reference file-copy by its own dir-copy;
@@ -138,6 +143,8 @@ RunResult MergeAppRanks(const std::vector<RankRun>& ranks, const std::vector<std
   if (app.small_file_penalty && first.run.app->mb_per_s > 0 && app.mb_per_s > 0)
     app.small_file_penalty = *app.small_file_penalty * first.run.app->mb_per_s / app.mb_per_s;
   merged.app = app;
+  // Without read or write figures (office, photo-album) every byte over the span is the app's.
+  if (merged.cluster && !merged.read && !merged.write) merged.cluster->last_done_mb_per_s = app.mb_per_s;
   merged.notes.push_back(fmt::format(
       "app figures: every rank's bytes and files over {:.3f} s, from the first rank's start to the last rank's end "
       "(no stonewall: each rank copies its whole dataset, its own, from its own seed; the dataset shown is rank 0's)",

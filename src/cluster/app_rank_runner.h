@@ -27,13 +27,13 @@ class AppRankRunner final : public AppRunRanks {
   // RemoveLostWorkspaces). The other ranks send rank 0 their prefix here, before any run.
   explicit AppRankRunner(Comm& comm, std::function<void(const std::string& prefix)> remove_lost = {});
   Status BeforeClock() override;
-  RunResult AfterRun(RunResult own, const CopyOpTimes* op_times, Status* status) override;
+  RunResult AfterRun(RunResult own, const OpHistograms* op_times, Status* status) override;
 
  private:
   int Tag(int base) const;
   // Rank 0: every rank's run of this epoch (Ctrl-C: those that arrived within
   // kInterruptedWaitMs; the others are named missing by the merge).
-  void Gather(std::vector<RankRun>& ranks, std::vector<std::optional<CopyOpTimes>>& ops);
+  void Gather(std::vector<RankRun>& ranks, std::vector<std::optional<OpHistograms>>& ops);
 
   Comm& comm_;
   std::function<void(const std::string&)> remove_lost_;
@@ -45,6 +45,6 @@ class AppRankRunner final : public AppRunRanks {
 
 // Rank 0's merge of every rank's app run (by rank; `ops` beside it): MergeRanks for the
 // directions and the ranks' facts, then the app figures summed over the ranks' span.
-RunResult MergeAppRanks(const std::vector<RankRun>& ranks, const std::vector<std::optional<CopyOpTimes>>& ops);
+RunResult MergeAppRanks(const std::vector<RankRun>& ranks, const std::vector<std::optional<OpHistograms>>& ops);
 
 }  // namespace nasperf

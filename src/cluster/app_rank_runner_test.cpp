@@ -38,15 +38,17 @@ RankRun CopyRun(int rank, uint64_t bytes, double elapsed_s, double start_s, cons
   return r;
 }
 
-CopyOpTimes Writes(int n, uint64_t ns) {
-  CopyOpTimes t;
-  for (int i = 0; i < n; ++i) t.write.Record(ns);
+OpHistograms Ops(const std::string& op, int n, uint64_t ns) {
+  OpHistograms t{{op, {}}};
+  for (int i = 0; i < n; ++i) t[0].h.Record(ns);
   return t;
 }
 
+OpHistograms Writes(int n, uint64_t ns) { return Ops("write", n, ns); }
+
 TEST(MergeAppRanks, BytesOfEveryRankOverTheirSpanAndLatencyFromTheSummedHistograms) {
   std::vector<RankRun> ranks = {CopyRun(0, 100'000'000, 1.0, 0.0, "cold"), CopyRun(1, 200'000'000, 2.0, 0.5, "cold")};
-  std::vector<std::optional<CopyOpTimes>> ops = {Writes(99, 1'000'000), Writes(1, 500'000'000)};
+  std::vector<std::optional<OpHistograms>> ops = {Writes(99, 1'000'000), Writes(1, 500'000'000)};
   RunResult merged = MergeAppRanks(ranks, ops);
   ASSERT_TRUE(merged.app);
   EXPECT_EQ(merged.app->bytes, 300'000'000u);
@@ -63,6 +65,44 @@ TEST(MergeAppRanks, BytesOfEveryRankOverTheirSpanAndLatencyFromTheSummedHistogra
   ASSERT_TRUE(merged.cluster);
   EXPECT_EQ(merged.cluster->ranks, 2);
   EXPECT_FALSE(merged.cluster->stonewall);
+}
+
+// office and photo-album name their own operations (rename, list, read-photo): merged by
+// name, in the order they first appear, and office's rate is every rank's operations over
+// the ranks' span.
+TEST(MergeAppRanks, OperationsOfTheirOwnNamesMergeByNameAndTheOfficeRateIsOverTheSpan) {
+  std::vector<RankRun> ranks = {CopyRun(0, 1000, 10.0, 0.0, "unknown"), CopyRun(1, 1000, 10.0, 0.0, "unknown")};
+  for (RankRun& r : ranks) r.run.app->ops_per_s = 3.0;
+  OpHistograms rank0 = Ops("rename", 20, 2'000'000);
+  MergeOpHistograms(rank0, Ops("list", 10, 100'000));
+  OpHistograms rank1 = Ops("list", 10, 300'000);
+  std::vector<std::optional<OpHistograms>> ops = {rank0, rank1};
+  RunResult merged = MergeAppRanks(ranks, ops);
+  ASSERT_TRUE(merged.app);
+  ASSERT_EQ(merged.app->ops.size(), 2u);
+  EXPECT_EQ(merged.app->ops[0].op, "rename");
+  EXPECT_EQ(merged.app->ops[0].count, 20u);
+  EXPECT_EQ(merged.app->ops[1].op, "list");
+  EXPECT_EQ(merged.app->ops[1].count, 20u);
+  EXPECT_GT(merged.app->ops[1].max_us, 250) << "rank 1's slower lists are in the merged histogram";
+  ASSERT_TRUE(merged.app->ops_per_s);
+  EXPECT_NEAR(*merged.app->ops_per_s, 40 / 10.0, 1e-9) << "40 operations over the 10 s both ranks ran";
+  EXPECT_EQ(merged.app->threads, 2u) << "each rank's one worker, at once";
+}
+
+// A rank of office or photo-album keeps no read or write figures: its own time and rate
+// are its app figures, so the rank table and the spread say what each rank did.
+TEST(MergeAppRanks, RanksWithoutDirectionsShowTheirAppTimeAndRate) {
+  std::vector<RankRun> ranks = {CopyRun(0, 10'000'000, 2.0, 0.0, "unknown"), CopyRun(1, 30'000'000, 2.0, 0.0, "unknown")};
+  for (RankRun& r : ranks) r.run.write.reset();
+  RunResult merged = MergeAppRanks(ranks, {std::nullopt, std::nullopt});
+  ASSERT_TRUE(merged.cluster);
+  ASSERT_EQ(merged.cluster->each.size(), 2u);
+  EXPECT_NEAR(merged.cluster->each[0].seconds, 2.0, 1e-9);
+  EXPECT_NEAR(merged.cluster->each[1].total_mb_per_s(), 15.0, 1e-9);
+  EXPECT_NEAR(merged.cluster->last_done_s, 2.0, 1e-9);
+  EXPECT_NEAR(merged.cluster->last_done_mb_per_s, 20.0, 1e-9) << "40 MB over the 2 s span";
+  EXPECT_NEAR(merged.cluster->spread_pct, 200.0, 1e-6) << "15 MB/s against 5 MB/s";
 }
 
 TEST(MergeAppRanks, RanksThatJudgedTheirCacheDifferentlyMakeItUnknown) {
@@ -84,14 +124,18 @@ TEST(MergeAppRanks, AMissingRankMakesItPartialAndCountsNothingOfIt) {
 
 TEST(AppRankPayload, RoundTripKeepsTheOperationHistograms) {
   RankRun in = CopyRun(2, 4096, 0.5, 0, "warm");
-  CopyOpTimes ops = Writes(7, 123'000);
-  ops.mkdir.Record(5'000);
-  std::optional<CopyOpTimes> out_ops;
+  OpHistograms ops = Writes(7, 123'000);
+  MergeOpHistograms(ops, Ops("mkdir", 1, 5'000));
+  std::optional<OpHistograms> out_ops;
   Result<RankRun> out = DecodeAppRankRun(EncodeAppRankRun(in, &ops), &out_ops);
   ASSERT_TRUE(out.ok()) << out.status().message();
   ASSERT_TRUE(out_ops);
-  EXPECT_EQ(out_ops->write.count(), 7u);
-  EXPECT_EQ(out_ops->mkdir.count(), 1u);
+  ASSERT_EQ(out_ops->size(), 2u);
+  EXPECT_EQ((*out_ops)[0].op, "write");
+  EXPECT_EQ((*out_ops)[0].h.count(), 7u);
+  EXPECT_EQ((*out_ops)[0].h.max_ns(), 123'000u);
+  EXPECT_EQ((*out_ops)[1].op, "mkdir");
+  EXPECT_EQ((*out_ops)[1].h.count(), 1u);
   ASSERT_TRUE(out.value().run.app);
   EXPECT_EQ(out.value().run.app->bytes, 4096u);
   Result<RankRun> none = DecodeAppRankRun(EncodeAppRankRun(in, nullptr), &out_ops);
@@ -100,9 +144,9 @@ TEST(AppRankPayload, RoundTripKeepsTheOperationHistograms) {
 }
 
 TEST(AppRankPayload, TruncatedOrTrailingBytesAreRefused) {
-  CopyOpTimes ops = Writes(3, 1000);
+  OpHistograms ops = Writes(3, 1000);
   const std::string bytes = EncodeAppRankRun(CopyRun(1, 10, 1, 0, "cold"), &ops);
-  std::optional<CopyOpTimes> out_ops;
+  std::optional<OpHistograms> out_ops;
   EXPECT_FALSE(DecodeAppRankRun(bytes.substr(0, bytes.size() - 1), &out_ops).ok());
   EXPECT_FALSE(DecodeAppRankRun(bytes + "x", &out_ops).ok());
   EXPECT_FALSE(DecodeAppRankRun("", &out_ops).ok());

@@ -14,7 +14,9 @@
 namespace nasperf {
 namespace {
 
+// An app run that keeps no read or write figures (office, photo-album) ran its app time.
 double OwnSeconds(const RunResult& run) {
+  if (!run.read && !run.write && run.app) return run.app->elapsed_s;
   return std::max(run.read ? run.read->seconds : 0.0, run.write ? run.write->seconds : 0.0);
 }
 
@@ -59,6 +61,7 @@ RankResult RankFigures(const RankRun& r, int64_t earliest_ns) {
   out.seconds = OwnSeconds(r.run);
   out.read = r.run.read;
   out.write = r.run.write;
+  if (!out.read && !out.write && r.run.app) out.app_mb_per_s = r.run.app->mb_per_s;
   if (out.read) out.read->histogram.reset();
   if (out.write) out.write->histogram.reset();
   out.partial = r.run.partial;

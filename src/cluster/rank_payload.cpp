@@ -90,28 +90,41 @@ Result<RankRun> DecodeRankRun(const std::string& bytes) {
   return out;
 }
 
-std::string EncodeAppRankRun(const RankRun& run, const CopyOpTimes* op_times) {
+std::string EncodeAppRankRun(const RankRun& run, const OpHistograms* op_times) {
   std::string out;
   PutPart(out, EncodeRankRun(run));
-  PutPart(out, op_times ? "1" : "0");
+  PutPart(out, op_times ? std::to_string(op_times->size()) : "-");
   if (op_times)
-    for (const LatencyHistogram* h : op_times->All()) PutPart(out, h->Serialize());
+    for (const OpHistogram& op : *op_times) {
+      PutPart(out, op.op);
+      PutPart(out, op.h.Serialize());
+    }
   return out;
 }
 
-Result<RankRun> DecodeAppRankRun(const std::string& bytes, std::optional<CopyOpTimes>* op_times) {
-  std::string run_bytes, has_ops;
+Result<RankRun> DecodeAppRankRun(const std::string& bytes, std::optional<OpHistograms>* op_times) {
+  // A run names at most a dozen kinds of operation (app_result.h); more is not ours.
+  constexpr size_t kMaxOps = 64;
+  std::string run_bytes, count_text;
   size_t at = 0;
-  if (!TakePart(bytes, at, &run_bytes) || !TakePart(bytes, at, &has_ops) || (has_ops != "0" && has_ops != "1"))
+  if (!TakePart(bytes, at, &run_bytes) || !TakePart(bytes, at, &count_text))
     return Status::BadInput("app rank result: truncated or malformed parts");
+  size_t count = 0;
+  const bool has_ops = count_text != "-";
+  if (has_ops) {
+    if (count_text.empty() || count_text.size() > 2 ||
+        count_text.find_first_not_of("0123456789") != std::string::npos || (count = std::stoul(count_text)) > kMaxOps)
+      return Status::BadInput("app rank result: malformed operation count");
+  }
   Result<RankRun> run = DecodeRankRun(run_bytes);
   if (!run.ok()) return run.status();
   op_times->reset();
-  if (has_ops == "1") {
-    CopyOpTimes times;
-    for (LatencyHistogram* h : times.All()) {
+  if (has_ops) {
+    OpHistograms times(count);
+    for (OpHistogram& op : times) {
       std::string part;
-      if (!TakePart(bytes, at, &part) || !LatencyHistogram::Deserialize(part, h))
+      if (!TakePart(bytes, at, &op.op) || op.op.empty() || !TakePart(bytes, at, &part) ||
+          !LatencyHistogram::Deserialize(part, &op.h))
         return Status::BadInput("app rank result: malformed operation histogram");
     }
     *op_times = std::move(times);

@@ -8,7 +8,7 @@
 #include <optional>
 
 #include "cluster/rank_merge.h"
-#include "suite/app/copy_loop.h"
+#include "suite/app/op_timings.h"
 #include "nasperf/status.h"
 
 namespace nasperf {
@@ -17,9 +17,9 @@ std::string EncodeRankRun(const RankRun& run);
 // BadInput naming the fault for anything EncodeRankRun could not have made.
 Result<RankRun> DecodeRankRun(const std::string& bytes);
 
-// An app run's rank result: EncodeRankRun's, and the run's per-operation histograms
-// (none when `op_times` is null; decoded as nullopt then).
-std::string EncodeAppRankRun(const RankRun& run, const CopyOpTimes* op_times);
-Result<RankRun> DecodeAppRankRun(const std::string& bytes, std::optional<CopyOpTimes>* op_times);
+// An app run's rank result: EncodeRankRun's, and the run's per-operation histograms, each
+// under its name (none when `op_times` is null; decoded as nullopt then).
+std::string EncodeAppRankRun(const RankRun& run, const OpHistograms* op_times);
+Result<RankRun> DecodeAppRankRun(const std::string& bytes, std::optional<OpHistograms>* op_times);
 
 }  // namespace nasperf

@@ -37,6 +37,7 @@ ojson RankToJson(const RankResult& r) {
   if (!r.error.empty()) j["error"] = r.error;
   if (DidIo(r.read)) j["read"] = DirectionToJson(*r.read);
   if (DidIo(r.write)) j["write"] = DirectionToJson(*r.write);
+  if (r.app_mb_per_s) j["app_mb_per_s"] = *r.app_mb_per_s;
   return j;
 }
 
@@ -136,6 +137,7 @@ Result<ClusterFacts> ClusterFromJson(const nlohmann::json& j) {
       r.error = e.value("error", std::string());
       if (e.contains("read")) r.read = DirectionFromJson(e.at("read"));
       if (e.contains("write")) r.write = DirectionFromJson(e.at("write"));
+      if (e.contains("app_mb_per_s")) r.app_mb_per_s = e.at("app_mb_per_s").get<double>();
       f.each.push_back(std::move(r));
       ++i;
     }

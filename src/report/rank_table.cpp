@@ -34,6 +34,9 @@ std::string RanksText(const RunResult& run) {
   if (!run.cluster) return "";
   const ClusterFacts& c = *run.cluster;
   double total = (run.read ? run.read->mb_per_s : 0) + (run.write ? run.write->mb_per_s : 0);
+  // An app run without read or write figures (office, photo-album): its ranks' payload rates.
+  if (!run.read && !run.write && run.app)
+    for (const RankResult& r : c.each) total += r.reported ? r.total_mb_per_s() : 0;
   std::string out = fmt::format("ranks: {} (mpirun); start skew {:.0f} us (CLOCK_REALTIME, latest - earliest)\n",
                                 c.ranks, c.start_skew_us);
   if (c.stonewall)
@@ -52,8 +55,11 @@ std::string RanksText(const RunResult& run) {
       out += fmt::format("{:>4} {:<20} {}\n", r.rank, r.host.empty() ? "-" : r.host, "no result: " + r.error);
       continue;
     }
-    out += fmt::format("{:>4} {:<20} {:>10.3f} {:>9.2f} {:>10.2f} {:>11.0f} {:>9.1f}{}\n", r.rank, r.host.substr(0, 20),
-                       r.start_offset_s * 1e3, r.seconds, r.total_mb_per_s(), Iops(r), P99(r),
+    // An app rank without read or write figures has no IOPS or p99 of its own to show.
+    const bool io = r.read || r.write;
+    out += fmt::format("{:>4} {:<20} {:>10.3f} {:>9.2f} {:>10.2f} {:>11} {:>9}{}\n", r.rank, r.host.substr(0, 20),
+                       r.start_offset_s * 1e3, r.seconds, r.total_mb_per_s(),
+                       io ? fmt::format("{:.0f}", Iops(r)) : "-", io ? fmt::format("{:.1f}", P99(r)) : "-",
                        r.partial ? "  [PARTIAL: " + r.error + "]" : "");
   }
   out += InventoryText(c);

@@ -94,7 +94,10 @@ AppRunOutcome RecordAppRun(RunSink& sink, const AppRunLabels& labels,
     run.partial = true;
     run.error = out.status.message();
   }
-  if (labels.ranks) run = labels.ranks->AfterRun(std::move(run), m.op_times.get(), &out.status);
+  if (labels.ranks) {
+    const std::optional<OpHistograms> ops = m.op_times ? std::optional(m.op_times->Named()) : std::nullopt;
+    run = labels.ranks->AfterRun(std::move(run), ops ? &*ops : nullptr, &out.status);
+  }
   out.stored = sink.Finish(run, begun);
   out.result = std::move(run);
   return out;

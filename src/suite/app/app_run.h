@@ -33,7 +33,7 @@ class AppRunRanks {
   // After the run: on rank 0 the merged run, `*status` then the merged run's failure
   // when some rank failed; elsewhere `own` back, `*status` rank 0's word on the merged run.
   // `op_times`: the run's per-operation histograms (null when it kept none).
-  virtual RunResult AfterRun(RunResult own, const CopyOpTimes* op_times, Status* status) = 0;
+  virtual RunResult AfterRun(RunResult own, const OpHistograms* op_times, Status* status) = 0;
 };
 
 struct AppRunLabels {

@@ -74,14 +74,16 @@ void CopyOpTimes::Merge(const CopyOpTimes& o) {
   close.Merge(o.close);
 }
 
-std::vector<AppOpLatency> CopyOpTimes::Figures() const {
-  std::vector<AppOpLatency> out;
+OpHistograms CopyOpTimes::Named() const {
+  OpHistograms out;
   for (const auto& [name, h] : {std::pair{"mkdir", &mkdir}, std::pair{"open", &open}, std::pair{"create", &create},
                                 std::pair{"read", &read}, std::pair{"write", &write}, std::pair{"setattr", &setattr},
                                 std::pair{"fsync", &fsync}, std::pair{"close", &close}})
-    if (h->count()) out.push_back(SummariseOpHistogram(name, *h));
+    if (h->count()) out.push_back(OpHistogram{name, *h});
   return out;
 }
+
+std::vector<AppOpLatency> CopyOpTimes::Figures() const { return OpHistogramFigures(Named()); }
 
 Status CopyMakeDir(AppFileSystem& to, const std::string& dir, CopyOpTimes* times) {
   Status s = Timed(times->mkdir, [&] { return to.MakeDir(dir); });

@@ -6,7 +6,6 @@
 // so that what the clock covers and what it does not is decided in one place.
 #pragma once
 
-#include <array>
 #include <atomic>
 #include <cstdint>
 #include <span>
@@ -16,6 +15,7 @@
 #include "core/app_fs.h"
 #include "nasperf/app_result.h"
 #include "stats/histogram.h"
+#include "suite/app/op_timings.h"
 
 namespace nasperf {
 
@@ -56,11 +56,8 @@ struct CopyCounters {
 struct CopyOpTimes {
   LatencyHistogram mkdir, open, create, read, write, setattr, fsync, close;
   void Merge(const CopyOpTimes& other);
-  // Every histogram, in the order above (a rank's payload carries them so).
-  std::array<const LatencyHistogram*, 8> All() const {
-    return {&mkdir, &open, &create, &read, &write, &setattr, &fsync, &close};
-  }
-  std::array<LatencyHistogram*, 8> All() { return {&mkdir, &open, &create, &read, &write, &setattr, &fsync, &close}; }
+  // The operations that happened, named, in the order above (a rank's payload carries them so).
+  OpHistograms Named() const;
   // The operations that happened, in the order above, as the result carries them (µs).
   std::vector<AppOpLatency> Figures() const;
 };

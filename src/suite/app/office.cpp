@@ -43,6 +43,7 @@ class OfficeRun {
   Status Run();
   // Why the target could not sync, when it could not; empty otherwise.
   const std::string& sync_unavailable() const { return sync_unavailable_; }
+  const OpTimings& timings() const { return timings_; }
 
  private:
   // Each returns the operation's own failure; the timings are added as each step ends.
@@ -230,9 +231,10 @@ Status StageOffice(AppFileSystem& fs, const OfficePlan& plan) {
 }
 
 Status RunOffice(AppFileSystem& fs, const OfficePlan& plan, Clock& clock, AppFigures* out,
-                 std::vector<std::string>* notes) {
+                 std::vector<std::string>* notes, OpHistograms* histograms) {
   OfficeRun run(fs, plan, clock, out);
   Status status = run.Run();
+  if (histograms) *histograms = run.timings().Histograms();
   if (notes && !run.sync_unavailable().empty())
     notes->push_back("safe-saves without fsync (write, close, rename): " + run.sync_unavailable());
   return status;

@@ -18,6 +18,7 @@
 #include "core/app_fs.h"
 #include "nasperf/app_result.h"
 #include "nasperf/status.h"
+#include "suite/app/op_timings.h"
 
 namespace nasperf {
 
@@ -48,8 +49,9 @@ Status StageOffice(AppFileSystem& fs, const OfficePlan& plan);
 // The timed loop until time_s on `clock` (or Ctrl-C: Interrupted, figures so far in *out).
 // A file system that cannot sync (Sync says Unavailable: libsmbclient has no flush) is
 // saved to without the fsync, and `notes` says so; any other Sync failure ends the run.
+// `histograms`: the operations' times as histograms too (for the merge of mpirun's ranks).
 Status RunOffice(AppFileSystem& fs, const OfficePlan& plan, Clock& clock, AppFigures* out,
-                 std::vector<std::string>* notes = nullptr);
+                 std::vector<std::string>* notes = nullptr, OpHistograms* histograms = nullptr);
 
 // Every user's files as they stand: for tests and the run's own check.
 std::string OfficeDocName(uint32_t user, uint32_t doc);

@@ -39,6 +39,40 @@ std::vector<AppOpLatency> OpTimings::Summarise() const {
   return out;
 }
 
+OpHistograms OpTimings::Histograms() const {
+  OpHistograms out;
+  for (size_t i = 0; i < names_.size(); ++i) {
+    if (times_ns_[i].empty()) continue;
+    OpHistogram& op = out.emplace_back(OpHistogram{names_[i], {}});
+    for (uint64_t ns : times_ns_[i]) op.h.Record(ns);
+  }
+  return out;
+}
+
+void MergeOpHistograms(OpHistograms& into, const OpHistograms& from) {
+  for (const OpHistogram& op : from) {
+    auto same = std::find_if(into.begin(), into.end(), [&](const OpHistogram& o) { return o.op == op.op; });
+    if (same == into.end()) {
+      into.push_back(op);
+    } else {
+      same->h.Merge(op.h);
+    }
+  }
+}
+
+std::vector<AppOpLatency> OpHistogramFigures(const OpHistograms& ops) {
+  std::vector<AppOpLatency> out;
+  for (const OpHistogram& op : ops)
+    if (op.h.count()) out.push_back(SummariseOpHistogram(op.op, op.h));
+  return out;
+}
+
+uint64_t OpHistogramCount(const OpHistograms& ops) {
+  uint64_t n = 0;
+  for (const OpHistogram& op : ops) n += op.h.count();
+  return n;
+}
+
 AppOpLatency SummariseOpTimes(const std::string& op, std::vector<uint64_t> times_ns) {
   AppOpLatency lat;
   lat.op = op;

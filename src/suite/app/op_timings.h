@@ -12,6 +12,21 @@
 
 namespace nasperf {
 
+// One kind of operation's latencies as a histogram, under its name: the form in which a
+// rank sends rank 0 its operations (mpirun), so that rank 0 sums buckets, not percentiles.
+struct OpHistogram {
+  std::string op;
+  LatencyHistogram h;
+};
+using OpHistograms = std::vector<OpHistogram>;
+
+// Adds `from` to `into`, operation by name (an operation new to `into` goes at its end).
+void MergeOpHistograms(OpHistograms& into, const OpHistograms& from);
+// One AppOpLatency per operation that happened, in order (SummariseOpHistogram).
+std::vector<AppOpLatency> OpHistogramFigures(const OpHistograms& ops);
+// Every operation's count.
+uint64_t OpHistogramCount(const OpHistograms& ops);
+
 class OpTimings {
  public:
   // `ops` in the order they are reported; `reserve_each` times are kept without allocating.
@@ -21,6 +36,8 @@ class OpTimings {
   uint64_t count() const;
   // One entry per op that happened, in construction order; microseconds.
   std::vector<AppOpLatency> Summarise() const;
+  // The same times as histograms, one per op that happened, in construction order.
+  OpHistograms Histograms() const;
 
  private:
   std::vector<std::string> names_;

@@ -35,7 +35,8 @@ Status StagePhotoAlbum(AppFileSystem& fs, const PhotoAlbumPlan& plan) {
   return Status::Ok();
 }
 
-Status RunPhotoAlbum(AppFileSystem& fs, const PhotoAlbumPlan& plan, Clock& clock, AppFigures* out) {
+Status RunPhotoAlbum(AppFileSystem& fs, const PhotoAlbumPlan& plan, Clock& clock, AppFigures* out,
+                     OpHistograms* histograms) {
   out->workload = "photo-album";
   out->threads = 1;
   std::vector<uint8_t> buffer(plan.options.read_bytes);
@@ -91,6 +92,7 @@ Status RunPhotoAlbum(AppFileSystem& fs, const PhotoAlbumPlan& plan, Clock& clock
     out->files_per_s = static_cast<double>(out->files) / out->elapsed_s;
   }
   out->ops = timings.Summarise();
+  if (histograms) *histograms = timings.Histograms();
   return status;
 }
 

@@ -10,6 +10,7 @@
 #include "base/clock.h"
 #include "core/app_fs.h"
 #include "nasperf/app_result.h"
+#include "suite/app/op_timings.h"
 #include "nasperf/status.h"
 
 namespace nasperf {
@@ -36,7 +37,9 @@ Status StagePhotoAlbum(AppFileSystem& fs, const PhotoAlbumPlan& plan);
 
 // Timed: List("album"), then each photo opened, read whole and closed. ops "list",
 // "open" and "read-photo" (open to close: the photo's wait). Interrupted on Ctrl-C, with
-// `partial` figures in *out so far.
-Status RunPhotoAlbum(AppFileSystem& fs, const PhotoAlbumPlan& plan, Clock& clock, AppFigures* out);
+// `partial` figures in *out so far. `histograms`: the operations' times as histograms too
+// (for the merge of mpirun's ranks).
+Status RunPhotoAlbum(AppFileSystem& fs, const PhotoAlbumPlan& plan, Clock& clock, AppFigures* out,
+                     OpHistograms* histograms = nullptr);
 
 }  // namespace nasperf
