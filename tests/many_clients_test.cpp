@@ -323,11 +323,40 @@ TEST_F(ManyClients, OfficeAndPhotoAlbumMergeEveryRanksOperations) {
   EXPECT_EQ(Stored()["runs"].size(), 2u) << "rank 0 stored one run per command";
 }
 
+// backup and restore: every rank packs its own tree into its own image; rank 0's result
+// is every rank's image bytes over the span, the write (backup) or read (restore)
+// direction summed over the ranks.
+TEST_F(ManyClients, BackupAndRestoreMergeEveryRanksImage) {
+  for (const std::string workload : {"backup", "restore"}) {
+    CliResult r = Mpirun(2, {"app", workload, dir_.path(), "--scale", "0.02", "--seed", "7", "--json", "--db", db_});
+    ASSERT_EQ(r.exit_code, 0) << workload << ": " << r.err;
+    nlohmann::json doc;
+    ASSERT_TRUE(ParseJson(r.out, &doc)) << r.out;  // one document: the other rank prints nothing
+    ASSERT_EQ(doc["runs"].size(), 1u);
+    const nlohmann::json& run = doc["runs"][0];
+    EXPECT_FALSE(run["partial"].get<bool>()) << run.dump(2);
+    ASSERT_EQ(run["cluster"]["ranks"], 2);
+    const nlohmann::json& each = run["cluster"]["each"];
+    ASSERT_EQ(each.size(), 2u);
+    const char* dir = workload == "backup" ? "write" : "read";
+    // --seed 7 on both ranks: the same tree, so the same image size on each.
+    const uint64_t image = run["app"]["bytes"].get<uint64_t>();
+    ASSERT_GT(image, 0u);
+    EXPECT_EQ(each[0][dir]["bytes"].get<uint64_t>() + each[1][dir]["bytes"].get<uint64_t>(), image) << workload;
+    EXPECT_EQ(each[0][dir]["bytes"], each[1][dir]["bytes"]) << workload;
+    EXPECT_EQ(run[dir]["bytes"].get<uint64_t>(), image) << workload;
+    EXPECT_NEAR(run["app"]["elapsed_s"].get<double>(), run["cluster"]["last_done_s"].get<double>(), 0.002);
+    EXPECT_NEAR(run["app"]["mb_per_s"].get<double>(), image / run["app"]["elapsed_s"].get<double>() / 1e6, 1e-6);
+    EXPECT_TRUE(NasperfFiles(dir_.path()).empty()) << workload;
+  }
+}
+
 TEST_F(ManyClients, AppRefusesWhatRanksCannotDoInOneLine) {
   ExpectRefused({
-      {{"app", "video", dir_.path(), "--db", db_}, "only app file-copy, dir-copy, office and photo-album merge"},
+      {{"app", "video", dir_.path(), "--db", db_}, "app video does not merge the ranks' streams yet"},
       {{"app", "file-copy", "--to", dir_.path(), "--fill", "10", "--db", db_}, "--fill is not supported"},
       {{"app", "office", dir_.path(), "--fill", "10", "--db", db_}, "--fill is not supported"},
+      {{"app", "backup", dir_.path(), "--fill", "10", "--db", db_}, "--fill is not supported"},
       {{"app", "dir-copy", "--to", "bench", "--on", "127.0.0.1:1", "--db", db_}, "--on is not supported"},
   });
 }

@@ -14,6 +14,7 @@
 #include "cli/job_options.h"
 #include "cli/protocol_options.h"
 #include "cli/run_recorder.h"
+#include "cluster/app_rank_runner.h"
 #include "core/runner.h"
 #include "model/inventory_json.h"
 #include "model/run_json.h"
@@ -23,6 +24,7 @@
 #include "proto/url.h"
 #include "suite/app/app_run.h"
 #include "report/app_text.h"
+#include "report/rank_table.h"
 #include "report/table_report.h"
 #include "suite/app/backup.h"
 #include "sysinfo/inventory.h"
@@ -107,17 +109,31 @@ void FillBackupRun(const AppBackupOptions& o, bool restore, const BackupFigures&
   run.notes.push_back(std::string(kNasBusyNotMeasured));
 }
 
-int BackupCommand(const AppBackupOptions& o, bool restore, const std::string& command_line) {
+// Under mpirun (`ranks`) every rank packs (or stages and unpacks) its own tree in its own
+// workspace, all start their clocks at one barrier, and rank 0 prints and stores the run
+// merged from every rank's (cluster/app_rank_runner.h); another rank says only its own
+// failure and exits 0.
+int BackupCommand(const AppBackupOptions& o, bool restore, const std::string& command_line, Comm* ranks) {
   if (Status s = CheckOptions(o); !s.ok()) return ReportFailure(s);
+  if (ranks && !o.fill.empty())
+    return ReportFailure(Status::BadInput(
+        "under mpirun: --fill is not supported (every rank would fill the one volume); fill it in one process"));
   Result<std::map<std::string, std::string>> tags = ParseTags(o.common.tags);
   if (!tags.ok()) return ReportFailure(tags.status());
   Result<TargetOptions> target_options = BuildTargetOptions(o.protocol, o.target);
   if (!target_options.ok()) return ReportFailure(target_options.status());
   CommonOptions common = o.common;
   common.command_line = command_line;
-  Result<RunRecorder> recorder = RunRecorder::Open(common, restore ? "app restore" : "app backup");
-  if (!recorder.ok()) return ReportFailure(recorder.status());
+  const bool stores = !ranks || ranks->rank() == 0;
+  std::optional<RunRecorder> recorder;
+  if (stores) {
+    Result<RunRecorder> opened = RunRecorder::Open(common, restore ? "app restore" : "app backup");
+    if (!opened.ok()) return ReportFailure(opened.status());
+    recorder.emplace(std::move(opened).value());
+  }
   InstallInterruptHandler();
+  // Every rank's image (and unpacked tree) needs room: the space checks count them all.
+  const uint64_t clients = ranks ? static_cast<uint64_t>(ranks->size()) : 1;
 
   Result<std::unique_ptr<AppFileSystem>> fs = OpenAppFileSystem(o.target, target_options.value());
   if (!fs.ok()) return ReportFailure(fs.status());
@@ -139,7 +155,8 @@ int BackupCommand(const AppBackupOptions& o, bool restore, const std::string& co
     if (!params.ok()) return ReportFailure(params.status());
     // A tree far too large for the target is refused before it is generated (the image is
     // within 1 % of the preset's bytes, over the ratio).
-    if (Status s = CheckSpace(*fs.value(), static_cast<uint64_t>(0.99 * params.value().target_bytes / o.image_ratio),
+    if (Status s = CheckSpace(*fs.value(),
+                              clients * static_cast<uint64_t>(0.99 * params.value().target_bytes / o.image_ratio),
                               "the image");
         !s.ok())
       return ReportFailure(s);
@@ -154,14 +171,30 @@ int BackupCommand(const AppBackupOptions& o, bool restore, const std::string& co
   uint64_t source_bytes = 0;
   for (const BackupEntry& e : source->entries()) source_bytes += e.size_bytes;
 
-  if (Status s = CheckSpace(*fs.value(), ImageBytes(source->entries(), plan.image_ratio), "the image"); !s.ok())
+  if (Status s = CheckSpace(*fs.value(), clients * ImageBytes(source->entries(), plan.image_ratio), "the image");
+      !s.ok())
     return ReportFailure(s);
   std::unique_ptr<AppFileSystem> scratch;
   if (restore && !o.scratch.empty()) {
     Result<std::unique_ptr<AppFileSystem>> opened = OpenAppFileSystem(o.scratch, TargetOptions{});
     if (!opened.ok()) return ReportFailure(opened.status());
     scratch = std::move(opened.value());
-    if (Status s = CheckSpace(*scratch, source_bytes, "the unpacked tree"); !s.ok()) return ReportFailure(s);
+    if (Status s = CheckSpace(*scratch, clients * source_bytes, "the unpacked tree"); !s.ok()) return ReportFailure(s);
+  }
+  // Rank 0 removes what a killed rank left in the local directories among the ends (a
+  // share's workspaces are named, not reached).
+  std::optional<AppRankRunner> rank_runner;
+  if (ranks) {
+    std::vector<std::string> local;
+    for (const std::string& end : {o.target, o.scratch})
+      if (!end.empty() && !IsProtocolUrl(end)) local.push_back(end);
+    rank_runner.emplace(*ranks, [local](const std::string& prefix) {
+      for (const std::string& dir : local) {
+        std::string left;
+        RemoveLostWorkspaces(dir, prefix, &left);
+        if (!left.empty()) std::fprintf(stderr, "nasperf: a lost rank left in %s: %s\n", dir.c_str(), left.c_str());
+      }
+    });
   }
 
   Result<AppFillLevel> fill = FillBeforeWorkload(fs.value().get(), o.fill, ImageBytes(source->entries(), plan.image_ratio),
@@ -170,9 +203,11 @@ int BackupCommand(const AppBackupOptions& o, bool restore, const std::string& co
   const std::string target = fs.value()->description();
   RunResult run = BackupRun(o, restore, target, tags.value());
   run.inventory = InventoryToJson(GatherInventory(o.target));
-  if (Status s = recorder.value().Begin(run); !s.ok()) return ReportFailure(s);
+  if (recorder)
+    if (Status s = recorder->Begin(run); !s.ok()) return ReportFailure(s);
   RunResult begun = run;
-  std::fprintf(stderr, "%s %s ...\n", restore ? "restore: staging the image, then" : "backup:", target.c_str());
+  if (stores)
+    std::fprintf(stderr, "%s %s ...\n", restore ? "restore: staging the image, then" : "backup:", target.c_str());
   // A backup of --source reads that tree: its state is the tree's, after the drop (it was
   // listed, so the drop reaches every file). A generated tree is read from no cache, and
   // the image it writes is new: no state describes that backup ("unknown").
@@ -186,7 +221,12 @@ int BackupCommand(const AppBackupOptions& o, bool restore, const std::string& co
     for (const std::string& n : drop_notes) run.notes.push_back("before the clock: " + n);
     cache_checked = true;
   }
-  Result<BackupFigures> figures = RunBackup(*fs.value(), kImageName, *source, plan);
+  // Under mpirun the ranks' clocks start together: a backup's before its first write, a
+  // restore's after its staging (the barrier; a rank interrupted there runs nothing).
+  auto start_clock = [&] { return rank_runner ? rank_runner->BeforeClock() : Status::Ok(); };
+  const Status met = restore ? Status::Ok() : start_clock();
+  Result<BackupFigures> figures =
+      met.ok() ? RunBackup(*fs.value(), kImageName, *source, plan) : Result<BackupFigures>(met);
   // A restore reads the image staging wrote: its state is the image's, after the drop.
   if (restore && figures.ok()) {
     cache_checked = true;
@@ -196,7 +236,9 @@ int BackupCommand(const AppBackupOptions& o, bool restore, const std::string& co
     std::vector<std::string> drop_notes;
     DropClientCaches({fs.value().get()}, cache, drop_notes);
     for (const std::string& n : drop_notes) run.notes.push_back("image staged untimed, then: " + n);
-    figures = RunRestore(*fs.value(), kImageName, scratch.get(), plan);
+    const Status restore_met = start_clock();
+    figures = restore_met.ok() ? RunRestore(*fs.value(), kImageName, scratch.get(), plan)
+                               : Result<BackupFigures>(restore_met);
   }
   Status outcome = figures.status();
   if (figures.ok()) FillBackupRun(o, restore, figures.value(), target, run);
@@ -210,18 +252,23 @@ int BackupCommand(const AppBackupOptions& o, bool restore, const std::string& co
   fill.value().Label(run);
   run.partial = !outcome.ok();
   if (run.partial) run.error = outcome.kind() == ErrorKind::kInterrupted ? "interrupted" : outcome.message();
-  Status stored = recorder.value().Finish(run, begun);
+  if (rank_runner) run = rank_runner->AfterRun(std::move(run), nullptr, &outcome);
+  Status stored = recorder ? recorder->Finish(run, begun) : Status::Ok();
   fill.value().filler.reset();  // the fill files go before the results are printed
+  if (!stores) {
+    if (!outcome.ok()) std::fprintf(stderr, "nasperf: rank %d: %s\n", ranks->rank(), outcome.message().c_str());
+    return 0;
+  }
 
   if (o.common.json) {
     std::printf("%s\n", DocumentToJson({run}).dump(2).c_str());
   } else {
-    std::printf("%s", run.app ? AppRunTable(run).c_str() : RunTable(run).c_str());
+    std::printf("%s%s", run.app ? AppRunTable(run).c_str() : RunTable(run).c_str(), RanksText(run).c_str());
     if (run.app)
       std::printf("%s: %.2f s elapsed, %.1f MB/s of source (%.1f MB/s of image), %llu files; NAS busy: not measured\n",
                   run.app->workload.c_str(), run.app->elapsed_s, *run.app->source_mb_per_s, run.app->mb_per_s,
                   static_cast<unsigned long long>(run.app->files));
-    std::printf("%s", StoredLine(recorder.value(), {run}).c_str());
+    std::printf("%s", StoredLine(*recorder, {run}).c_str());
   }
   std::fflush(stdout);
   if (!outcome.ok()) return ReportFailure(outcome);
@@ -248,7 +295,7 @@ static void AddBackupOrRestore(CLI::App& app_cmd, AppCommands& commands, bool re
   if (restore)
     cmd->add_option("--scratch", o->scratch, "unpack into a workspace in this local directory (default: discard)");
   commands.subcommands.push_back(
-      {cmd, [o, restore](const AppCommands& c) { return BackupCommand(*o, restore, c.command_line); }});
+      {cmd, [o, restore](const AppCommands& c) { return BackupCommand(*o, restore, c.command_line, c.ranks); }});
 }
 
 void AddBackupCommand(CLI::App& app, AppCommands& commands) { AddBackupOrRestore(app, commands, false); }

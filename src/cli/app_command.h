@@ -31,7 +31,7 @@ struct AppSubcommand {
 struct AppCommands {
   CLI::App* cmd = nullptr;   // `app`
   std::string command_line;  // set by CliMain, secrets redacted
-  Comm* ranks = nullptr;     // under mpirun: this process's rank (file-copy, dir-copy, office, photo-album merge)
+  Comm* ranks = nullptr;     // under mpirun: this process's rank (every app workload but video merges)
   std::vector<AppSubcommand> subcommands;
 };
 

@@ -55,11 +55,13 @@ std::string RanksText(const RunResult& run) {
       out += fmt::format("{:>4} {:<20} {}\n", r.rank, r.host.empty() ? "-" : r.host, "no result: " + r.error);
       continue;
     }
-    // An app rank without read or write figures has no IOPS or p99 of its own to show.
+    // An app rank without read or write figures has no IOPS or p99 of its own to show, and
+    // a backup's or restore's chunks are counted but not timed one by one (p99 0: none kept).
     const bool io = r.read || r.write;
+    const bool timed = io && P99(r) > 0;
     out += fmt::format("{:>4} {:<20} {:>10.3f} {:>9.2f} {:>10.2f} {:>11} {:>9}{}\n", r.rank, r.host.substr(0, 20),
                        r.start_offset_s * 1e3, r.seconds, r.total_mb_per_s(),
-                       io ? fmt::format("{:.0f}", Iops(r)) : "-", io ? fmt::format("{:.1f}", P99(r)) : "-",
+                       io ? fmt::format("{:.0f}", Iops(r)) : "-", timed ? fmt::format("{:.1f}", P99(r)) : "-",
                        r.partial ? "  [PARTIAL: " + r.error + "]" : "");
   }
   out += InventoryText(c);
