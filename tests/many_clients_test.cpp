@@ -351,9 +351,35 @@ TEST_F(ManyClients, BackupAndRestoreMergeEveryRanksImage) {
   }
 }
 
+// video: every rank plays its own streams from one barrier; rank 0's run lists every
+// stream of every rank, numbered on, and the chunks' latencies from the summed histograms.
+TEST_F(ManyClients, VideoListsEveryRanksStreams) {
+  CliResult r = Mpirun(2, {"app", "video", dir_.path(), "--streams", "2", "--time", "2", "--rate", "8", "--json",
+                           "--db", db_});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  nlohmann::json doc;
+  ASSERT_TRUE(ParseJson(r.out, &doc)) << r.out;  // one document: the other rank prints nothing
+  const nlohmann::json& run = doc["runs"][0];
+  EXPECT_FALSE(run["partial"].get<bool>()) << run.dump(2);
+  ASSERT_EQ(run["cluster"]["ranks"], 2);
+  const nlohmann::json& streams = run["app"]["streams"];
+  ASSERT_EQ(streams.size(), 4u) << "two streams on each of two ranks";
+  uint64_t chunks = 0;
+  for (size_t i = 0; i < streams.size(); ++i) {
+    EXPECT_EQ(streams[i]["index"], i);
+    chunks += streams[i]["chunks"].get<uint64_t>();
+  }
+  uint64_t timed = 0;
+  for (const nlohmann::json& o : run["app"]["ops"])
+    if (o["op"] == "chunk") timed = o["count"].get<uint64_t>();
+  EXPECT_EQ(timed, chunks) << "every rank's chunks in the merged histogram";
+  EXPECT_EQ(run["app"]["threads"], 4u);
+  EXPECT_TRUE(NasperfFiles(dir_.path()).empty());
+}
+
 TEST_F(ManyClients, AppRefusesWhatRanksCannotDoInOneLine) {
   ExpectRefused({
-      {{"app", "video", dir_.path(), "--db", db_}, "app video does not merge the ranks' streams yet"},
+      {{"app", "video", dir_.path(), "--find-max", "--db", db_}, "--find-max is not supported"},
       {{"app", "file-copy", "--to", dir_.path(), "--fill", "10", "--db", db_}, "--fill is not supported"},
       {{"app", "office", dir_.path(), "--fill", "10", "--db", db_}, "--fill is not supported"},
       {{"app", "backup", dir_.path(), "--fill", "10", "--db", db_}, "--fill is not supported"},

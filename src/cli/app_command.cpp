@@ -54,9 +54,6 @@ int AppCommand(const AppCommands& commands) {
     if (!*s.cmd) continue;
     if (commands.ranks) {
       const std::string name = s.cmd->get_name();
-      if (name == "video")
-        return ReportFailure(Status::BadInput("under mpirun app video does not merge the ranks' streams yet; "
-                                              "run app video without mpirun"));
       if (!s.agent->on.empty())
         return ReportFailure(Status::BadInput("under mpirun: --on is not supported (each rank is a client here)"));
     }

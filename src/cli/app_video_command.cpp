@@ -15,6 +15,7 @@
 #include "cli/progress.h"
 #include "cli/protocol_options.h"
 #include "cli/run_recorder.h"
+#include "cluster/app_rank_runner.h"
 #include "model/inventory_json.h"
 #include "model/run_json.h"
 #include "cli/app_command.h"
@@ -22,8 +23,10 @@
 #include "proto/url.h"
 #include "suite/app/app_run.h"
 #include "report/app_text.h"
+#include "report/rank_table.h"
 #include "suite/app/video.h"
 #include "sysinfo/inventory.h"
+#include "target/local_app_fs.h"
 #include "workload/run_seed.h"
 
 namespace nasperf {
@@ -118,17 +121,32 @@ Result<uint32_t> SearchLimit(VideoWorkload& w, double probe_s) {
   return limit;
 }
 
-int AppVideoCommand(const AppVideoOptions& o, const std::string& command_line) {
+// Under mpirun (`ranks`) every rank stages and plays (or records) its own streams in its
+// own workspace, all start their clocks at one barrier, and rank 0 prints and stores the
+// run merged from every rank's: every stream of every rank, the chunks' latencies from the
+// summed histograms (cluster/app_rank_runner.h). Another rank says only its own failure.
+int AppVideoCommand(const AppVideoOptions& o, const std::string& command_line, Comm* ranks) {
   Result<VideoPlan> plan = BuildPlan(o);
   if (!plan.ok()) return ReportFailure(plan.status());
+  if (ranks && plan.value().find_max)
+    return ReportFailure(Status::BadInput(
+        "under mpirun: --find-max is not supported (each rank would search on its own); give --streams per rank"));
+  if (ranks && !o.fill.empty())
+    return ReportFailure(Status::BadInput(
+        "under mpirun: --fill is not supported (every rank would fill the one volume); fill it in one process"));
   Result<std::map<std::string, std::string>> tags = ParseTags(o.common.tags);
   if (!tags.ok()) return ReportFailure(tags.status());
   Result<TargetOptions> target_options = BuildTargetOptions(o.protocol, o.target);
   if (!target_options.ok()) return ReportFailure(target_options.status());
   CommonOptions common = o.common;
   common.command_line = command_line;
-  Result<RunRecorder> recorder = RunRecorder::Open(common, "app video");
-  if (!recorder.ok()) return ReportFailure(recorder.status());
+  const bool stores = !ranks || ranks->rank() == 0;
+  std::optional<RunRecorder> recorder;
+  if (stores) {
+    Result<RunRecorder> opened = RunRecorder::Open(common, "app video");
+    if (!opened.ok()) return ReportFailure(opened.status());
+    recorder.emplace(std::move(opened).value());
+  }
   InstallInterruptHandler();
   Result<std::unique_ptr<AppFileSystem>> fs = OpenAppFileSystem(o.target, target_options.value());
   if (!fs.ok()) return ReportFailure(fs.status());
@@ -140,7 +158,17 @@ int AppVideoCommand(const AppVideoOptions& o, const std::string& command_line) {
   Result<AppFillLevel> fill = FillBeforeWorkload(fs.value().get(), o.fill, staged_bytes, p.seed);
   if (!fill.ok()) return ReportFailure(fill.status());
 
-  ProgressLine progress(!o.common.json);
+  // Rank 0 removes what a killed rank left in a local directory (a share's are not reached).
+  std::optional<AppRankRunner> rank_runner;
+  if (ranks) {
+    const std::string local = IsProtocolUrl(o.target) ? "" : o.target;
+    rank_runner.emplace(*ranks, [local](const std::string& prefix) {
+      std::string left;
+      if (!local.empty()) RemoveLostWorkspaces(local, prefix, &left);
+      if (!left.empty()) std::fprintf(stderr, "nasperf: a lost rank left in %s: %s\n", local.c_str(), left.c_str());
+    });
+  }
+  ProgressLine progress(!o.common.json && stores);
   std::vector<std::string> probe_notes;
   VideoProbe probe;
   std::optional<uint32_t> max_streams;
@@ -180,18 +208,26 @@ int AppVideoCommand(const AppVideoOptions& o, const std::string& command_line) {
     // The run's figures are the largest passing probe's; when none passed, the last probe's.
     probe = best.streams > 0 ? std::move(best) : std::move(last);
   } else {
-    if (Status s = workload.CheckSpace(p.streams, seconds); !s.ok()) return ReportFailure(s);
+    // Every rank's streams need room on the one volume.
+    const uint32_t clients = ranks ? static_cast<uint32_t>(ranks->size()) : 1;
+    if (Status s = workload.CheckSpace(p.streams * clients, seconds); !s.ok()) return ReportFailure(s);
     if (Result<std::string> staged = workload.Stage(p.streams, seconds); !staged.ok())
       return ReportFailure(staged.status());
     progress.SetLabel(fmt::format("video {} x{}", ModeName(p.mode), p.streams));
     progress.ShowLabel(fmt::format("{:.0f} s", seconds));
-    probe = workload.RunProbe(p.streams, seconds);
+    // The ranks' streams start together (a rank interrupted at the barrier plays nothing).
+    if (Status met = rank_runner ? rank_runner->BeforeClock() : Status::Ok(); met.ok()) {
+      probe = workload.RunProbe(p.streams, seconds);
+    } else {
+      probe.status = met;
+    }
     progress.Clear();
   }
 
   RunResult run = VideoRunRecord(o, p, *fs.value(), probe.streams, seconds, tags.value());
   run.inventory = InventoryToJson(GatherInventory(o.target));
-  if (Status s = recorder.value().Begin(run); !s.ok()) return ReportFailure(s);
+  if (recorder)
+    if (Status s = recorder->Begin(run); !s.ok()) return ReportFailure(s);
   RunResult begun = run;
   FillVideoRun(p, probe, fs.value()->description(), max_streams, run);
   if (!workload.cache_note().empty()) run.notes.push_back("play files staged, then: " + workload.cache_note());
@@ -210,15 +246,23 @@ int AppVideoCommand(const AppVideoOptions& o, const std::string& command_line) {
   }
   for (const std::string& n : probe_notes) run.notes.push_back(n);
   fill.value().Label(run);
-  Status stored = recorder.value().Finish(run, begun);
+  if (rank_runner) {
+    const OpHistograms chunks = {{"chunk", *probe.latency}, {"chunk-service", *probe.service}};
+    run = rank_runner->AfterRun(std::move(run), &chunks, &probe.status);
+  }
+  Status stored = recorder ? recorder->Finish(run, begun) : Status::Ok();
   fill.value().filler.reset();  // the fill files go before the results are printed
+  if (!stores) {
+    if (!probe.status.ok()) std::fprintf(stderr, "nasperf: rank %d: %s\n", ranks->rank(), probe.status.message().c_str());
+    return 0;
+  }
 
   if (o.common.json) {
     std::printf("%s\n", DocumentToJson({run}).dump(2).c_str());
   } else {
     std::printf("%s", AppRunTable(run).c_str());
     for (const std::string& line : VideoLines(run)) std::printf("%s\n", line.c_str());
-    std::printf("%s", StoredLine(recorder.value(), {run}).c_str());
+    std::printf("%s%s", RanksText(run).c_str(), StoredLine(*recorder, {run}).c_str());
   }
   std::fflush(stdout);
   if (!probe.status.ok()) return ReportFailure(probe.status);
@@ -246,7 +290,8 @@ void AddVideoCommand(CLI::App& app_cmd, AppCommands& commands) {
   cmd->add_option("--max-streams", o->max_streams, "the most streams --find-max probes (default 256)");
   cmd->add_option("--seed", o->seed, "seed of the staged and recorded data (default: fresh)");
   AddFillOption(*cmd, o->fill);
-  commands.subcommands.push_back({cmd, [o](const AppCommands& c) { return AppVideoCommand(*o, c.command_line); }});
+  commands.subcommands.push_back(
+      {cmd, [o](const AppCommands& c) { return AppVideoCommand(*o, c.command_line, c.ranks); }});
 }
 
 }  // namespace nasperf

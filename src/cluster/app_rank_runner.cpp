@@ -108,6 +108,7 @@ RunResult MergeAppRanks(const std::vector<RankRun>& ranks, const std::vector<std
   uint64_t bytes = 0, files = 0;
   uint32_t threads = 0;
   double source_mb = 0;  // backup, restore: every rank's source (tree) MB
+  std::vector<AppStream> streams;  // video: every rank's, numbered on from the rank before
   int64_t earliest = std::numeric_limits<int64_t>::max(), latest = std::numeric_limits<int64_t>::min();
   OpHistograms times;
   bool any_ops = false;
@@ -118,6 +119,10 @@ RunResult MergeAppRanks(const std::vector<RankRun>& ranks, const std::vector<std
     bytes += r.run.app->bytes;
     files += r.run.app->files;
     threads += r.run.app->threads;
+    for (AppStream s : r.run.app->streams) {
+      s.index = static_cast<uint32_t>(streams.size());
+      streams.push_back(s);
+    }
     if (r.run.app->source_mb_per_s) source_mb += *r.run.app->source_mb_per_s * r.run.app->elapsed_s;
     earliest = std::min(earliest, r.start_realtime_ns);
     latest = std::max(latest, r.start_realtime_ns + static_cast<int64_t>(r.run.app->elapsed_s * 1e9));
@@ -130,7 +135,8 @@ RunResult MergeAppRanks(const std::vector<RankRun>& ranks, const std::vector<std
   }
   app.bytes = bytes;
   app.files = files;
-  app.threads = threads;  // every rank's workers (office: users) ran at once
+  app.threads = threads;  // every rank's workers (office: users; video: streams) ran at once
+  app.streams = std::move(streams);
   if (app.source_mb_per_s) app.source_mb_per_s = app.elapsed_s > 0 ? source_mb / app.elapsed_s : 0;
   app.elapsed_s = latest > earliest ? static_cast<double>(latest - earliest) / 1e9 : 0;
   app.mb_per_s = app.elapsed_s > 0 ? app.bytes / app.elapsed_s / 1e6 : 0;
