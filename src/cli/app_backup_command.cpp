@@ -181,21 +181,8 @@ int BackupCommand(const AppBackupOptions& o, bool restore, const std::string& co
     scratch = std::move(opened.value());
     if (Status s = CheckSpace(*scratch, clients * source_bytes, "the unpacked tree"); !s.ok()) return ReportFailure(s);
   }
-  // Rank 0 removes what a killed rank left in the local directories among the ends (a
-  // share's workspaces are named, not reached).
   std::optional<AppRankRunner> rank_runner;
-  if (ranks) {
-    std::vector<std::string> local;
-    for (const std::string& end : {o.target, o.scratch})
-      if (!end.empty() && !IsProtocolUrl(end)) local.push_back(end);
-    rank_runner.emplace(*ranks, [local](const std::string& prefix) {
-      for (const std::string& dir : local) {
-        std::string left;
-        RemoveLostWorkspaces(dir, prefix, &left);
-        if (!left.empty()) std::fprintf(stderr, "nasperf: a lost rank left in %s: %s\n", dir.c_str(), left.c_str());
-      }
-    });
-  }
+  if (ranks) rank_runner.emplace(*ranks, LostRankCleaner({o.target, o.scratch}));
 
   Result<AppFillLevel> fill = FillBeforeWorkload(fs.value().get(), o.fill, ImageBytes(source->entries(), plan.image_ratio),
                                                  o.seed ? *o.seed : NewRunSeed());

@@ -45,17 +45,7 @@ struct CopySinks {
 Result<std::unique_ptr<CopySinks>> OpenCopySinks(const CommonOptions& common, const char* command, Comm* ranks,
                                                  const std::vector<std::string>& ends) {
   auto sinks = std::make_unique<CopySinks>();
-  std::vector<std::string> local;
-  for (const std::string& e : ends)
-    if (!e.empty() && e != "null:" && e.find("://") == std::string::npos) local.push_back(e);
-  auto remove_lost = [local](const std::string& prefix) {
-    for (const std::string& dir : local) {
-      std::string left;
-      RemoveLostWorkspaces(dir, prefix, &left);
-      if (!left.empty()) std::fprintf(stderr, "nasperf: a lost rank left in %s: %s\n", dir.c_str(), left.c_str());
-    }
-  };
-  if (ranks) sinks->ranks.emplace(*ranks, remove_lost);
+  if (ranks) sinks->ranks.emplace(*ranks, LostRankCleaner(ends));
   if (ranks && ranks->rank() != 0) return sinks;
   Result<RunRecorder> recorder = RunRecorder::Open(common, command);
   if (!recorder.ok()) return recorder.status();

@@ -26,7 +26,6 @@
 #include "report/rank_table.h"
 #include "suite/app/video.h"
 #include "sysinfo/inventory.h"
-#include "target/local_app_fs.h"
 #include "workload/run_seed.h"
 
 namespace nasperf {
@@ -158,16 +157,8 @@ int AppVideoCommand(const AppVideoOptions& o, const std::string& command_line, C
   Result<AppFillLevel> fill = FillBeforeWorkload(fs.value().get(), o.fill, staged_bytes, p.seed);
   if (!fill.ok()) return ReportFailure(fill.status());
 
-  // Rank 0 removes what a killed rank left in a local directory (a share's are not reached).
   std::optional<AppRankRunner> rank_runner;
-  if (ranks) {
-    const std::string local = IsProtocolUrl(o.target) ? "" : o.target;
-    rank_runner.emplace(*ranks, [local](const std::string& prefix) {
-      std::string left;
-      if (!local.empty()) RemoveLostWorkspaces(local, prefix, &left);
-      if (!left.empty()) std::fprintf(stderr, "nasperf: a lost rank left in %s: %s\n", local.c_str(), left.c_str());
-    });
-  }
+  if (ranks) rank_runner.emplace(*ranks, LostRankCleaner({o.target}));
   ProgressLine progress(!o.common.json && stores);
   std::vector<std::string> probe_notes;
   VideoProbe probe;

@@ -80,6 +80,19 @@ Result<uint64_t> AppSeed(const std::string& text) {
   return static_cast<uint64_t>(v);
 }
 
+std::function<void(const std::string& prefix)> LostRankCleaner(const std::vector<std::string>& ends) {
+  std::vector<std::string> local;
+  for (const std::string& e : ends)
+    if (!e.empty() && e != "null:" && !IsProtocolUrl(e)) local.push_back(e);
+  return [local](const std::string& prefix) {
+    for (const std::string& dir : local) {
+      std::string left;
+      RemoveLostWorkspaces(dir, prefix, &left);
+      if (!left.empty()) std::fprintf(stderr, "nasperf: a lost rank left in %s: %s\n", dir.c_str(), left.c_str());
+    }
+  };
+}
+
 int RunAppWorkload(const AppWorkloadOptions& options, const AppWorkload& workload) {
   InstallInterruptHandler();
   Result<std::map<std::string, std::string>> tags = ParseTags(options.common.tags);
@@ -108,17 +121,9 @@ int RunAppWorkload(const AppWorkloadOptions& options, const AppWorkload& workloa
           FillBytesNeeded(space.value(), fill_pct.value_or(0), workload.dataset_bytes * clients, fs.description());
       !need.ok())
     return ReportFailure(need.status());
-  // Rank 0 (or the one process) stores; rank 0 removes what a killed rank left in a local
-  // directory (a share's workspaces are named, not reached).
+  // Rank 0 (or the one process) stores.
   std::optional<AppRankRunner> ranks;
-  if (options.ranks) {
-    const std::string local = IsProtocolUrl(options.target) ? "" : options.target;
-    ranks.emplace(*options.ranks, [local](const std::string& prefix) {
-      std::string left;
-      if (!local.empty()) RemoveLostWorkspaces(local, prefix, &left);
-      if (!left.empty()) std::fprintf(stderr, "nasperf: a lost rank left in %s: %s\n", local.c_str(), left.c_str());
-    });
-  }
+  if (options.ranks) ranks.emplace(*options.ranks, LostRankCleaner({options.target}));
   const bool stores = !options.ranks || options.ranks->rank() == 0;
   std::optional<RunRecorder> recorder;
   if (stores) {

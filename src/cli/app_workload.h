@@ -7,6 +7,7 @@
 
 #include <CLI/CLI.hpp>
 #include <functional>
+#include <vector>
 #include <memory>
 #include <string>
 
@@ -62,6 +63,11 @@ Result<AppFillLevel> FillBeforeWorkload(AppFileSystem* fs, const std::string& te
                                         uint64_t seed);
 // --fill PCT on a command.
 void AddFillOption(CLI::App& cmd, std::string& fill);
+
+// Under mpirun, what rank 0 calls with the own-file prefix of a rank that sent no result:
+// removes that rank's workspaces in the local directories among `ends` (a share's are
+// named, not reached; "" and null: are skipped), naming on stderr anything it leaves.
+std::function<void(const std::string& prefix)> LostRankCleaner(const std::vector<std::string>& ends);
 
 // The whole command around `workload`; the process exit status. Under mpirun (options.ranks)
 // every rank stages and runs its own copy of the workload in its own workspace, all start
