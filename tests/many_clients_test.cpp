@@ -374,6 +374,10 @@ TEST_F(ManyClients, VideoListsEveryRanksStreams) {
     if (o["op"] == "chunk") timed = o["count"].get<uint64_t>();
   EXPECT_EQ(timed, chunks) << "every rank's chunks in the merged histogram";
   EXPECT_EQ(run["app"]["threads"], 4u);
+  bool rank_note = false;  // the note on the streams is rank 0's own, and says so
+  for (const nlohmann::json& n : run["notes"])
+    rank_note |= n.get<std::string>().rfind("rank 0's own: 2 streams", 0) == 0;
+  EXPECT_TRUE(rank_note) << run["notes"].dump(2);
   EXPECT_TRUE(NasperfFiles(dir_.path()).empty());
 }
 

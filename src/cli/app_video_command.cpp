@@ -220,7 +220,8 @@ int AppVideoCommand(const AppVideoOptions& o, const std::string& command_line, C
   if (recorder)
     if (Status s = recorder->Begin(run); !s.ok()) return ReportFailure(s);
   RunResult begun = run;
-  FillVideoRun(p, probe, fs.value()->description(), max_streams, run);
+  FillVideoRun(p, probe, fs.value()->description(), max_streams, run,
+               ranks ? fmt::format("rank {}'s own: ", ranks->rank()) : "");
   if (!workload.cache_note().empty()) run.notes.push_back("play files staged, then: " + workload.cache_note());
   // Playback reads what staging wrote: its state is the play files'. Recording only
   // writes new files, which no cache state describes.
@@ -244,7 +245,8 @@ int AppVideoCommand(const AppVideoOptions& o, const std::string& command_line, C
   Status stored = recorder ? recorder->Finish(run, begun) : Status::Ok();
   fill.value().filler.reset();  // the fill files go before the results are printed
   if (!stores) {
-    if (!probe.status.ok()) std::fprintf(stderr, "nasperf: rank %d: %s\n", ranks->rank(), probe.status.message().c_str());
+    if (!probe.status.ok())
+      std::fprintf(stderr, "nasperf: rank %d: %s\n", ranks->rank(), probe.status.message().c_str());
     return 0;
   }
 

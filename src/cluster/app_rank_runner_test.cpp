@@ -93,7 +93,8 @@ TEST(MergeAppRanks, OperationsOfTheirOwnNamesMergeByNameAndTheOfficeRateIsOverTh
 // A rank of office or photo-album keeps no read or write figures: its own time and rate
 // are its app figures, so the rank table and the spread say what each rank did.
 TEST(MergeAppRanks, RanksWithoutDirectionsShowTheirAppTimeAndRate) {
-  std::vector<RankRun> ranks = {CopyRun(0, 10'000'000, 2.0, 0.0, "unknown"), CopyRun(1, 30'000'000, 2.0, 0.0, "unknown")};
+  std::vector<RankRun> ranks = {CopyRun(0, 10'000'000, 2.0, 0.0, "unknown"),
+                                CopyRun(1, 30'000'000, 2.0, 0.0, "unknown")};
   for (RankRun& r : ranks) r.run.write.reset();
   RunResult merged = MergeAppRanks(ranks, {std::nullopt, std::nullopt});
   ASSERT_TRUE(merged.cluster);

@@ -240,7 +240,7 @@ Result<StreamSearch> SearchMaxStreams(uint32_t limit, const std::function<Result
 }
 
 void FillVideoRun(const VideoPlan& plan, const VideoProbe& probe, const std::string& target,
-                  std::optional<uint32_t> max_streams, RunResult& run) {
+                  std::optional<uint32_t> max_streams, RunResult& run, const std::string& whose) {
   AppFigures app;
   app.workload = "video";
   const bool plays = probe.read_chunks > 0 || plan.mode != VideoMode::kRecord;
@@ -268,8 +268,10 @@ void FillVideoRun(const VideoPlan& plan, const VideoProbe& probe, const std::str
   run.partial = !probe.status.ok();
   if (run.partial) run.error = probe.status.kind() == ErrorKind::kInterrupted ? "interrupted" : probe.status.message();
   run.notes.push_back(fmt::format(
-      "{} streams x {} s at {} Mbit/s in {} KiB chunks, {} s player buffer: {} deadline misses, {:.3f} s stalled ({})",
-      probe.streams, probe.time_s, plan.rate_mbit, plan.chunk_bytes / 1024, static_cast<double>(plan.buffer_ns) / 1e9,
+      "{}{} streams x {} s at {} Mbit/s in {} KiB chunks, {} s player buffer: {} deadline misses, "
+      "{:.3f} s stalled ({})",
+      whose, probe.streams, probe.time_s, plan.rate_mbit, plan.chunk_bytes / 1024,
+      static_cast<double>(plan.buffer_ns) / 1e9,
       probe.deadline_misses, probe.stall_s,
       probe.pass()                 ? "kept up"
       : probe.deadline_misses > 0 ? "did not keep up"

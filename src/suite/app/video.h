@@ -117,8 +117,9 @@ struct StreamSearch {
 Result<StreamSearch> SearchMaxStreams(uint32_t limit, const std::function<Result<bool>(uint32_t)>& probe);
 
 // The figures of a probe: AppFigures (streams, chunk latency from intended start and from
-// issue, max_streams when searched) and the read/write directions of a run.
+// issue, max_streams when searched) and the read/write directions of a run. `whose`
+// starts the note on the streams ("rank 1's own: " under mpirun, whose merge lists all).
 void FillVideoRun(const VideoPlan& plan, const VideoProbe& probe, const std::string& target,
-                  std::optional<uint32_t> max_streams, RunResult& run);
+                  std::optional<uint32_t> max_streams, RunResult& run, const std::string& whose = "");
 
 }  // namespace nasperf
