@@ -137,8 +137,8 @@ RunResult MergeAppRanks(const std::vector<RankRun>& ranks, const std::vector<std
   app.files = files;
   app.threads = threads;  // every rank's workers (office: users; video: streams) ran at once
   app.streams = std::move(streams);
-  if (app.source_mb_per_s) app.source_mb_per_s = app.elapsed_s > 0 ? source_mb / app.elapsed_s : 0;
   app.elapsed_s = latest > earliest ? static_cast<double>(latest - earliest) / 1e9 : 0;
+  if (app.source_mb_per_s) app.source_mb_per_s = app.elapsed_s > 0 ? source_mb / app.elapsed_s : 0;
   app.mb_per_s = app.elapsed_s > 0 ? app.bytes / app.elapsed_s / 1e6 : 0;
   app.files_per_s = app.elapsed_s > 0 ? app.files / app.elapsed_s : 0;
   // Percentiles of the summed histograms; rank 0's own when no rank kept any.

@@ -106,6 +106,19 @@ TEST(MergeAppRanks, RanksWithoutDirectionsShowTheirAppTimeAndRate) {
   EXPECT_NEAR(merged.cluster->spread_pct, 200.0, 1e-6) << "15 MB/s against 5 MB/s";
 }
 
+// backup and restore: MB/s of source is every rank's source bytes over the ranks' span
+// (rank 0: 50 MB of source in 1 s; rank 1: 150 MB in 2 s starting 0.5 s later: 200 MB / 2.5 s).
+TEST(MergeAppRanks, SourceRateIsEveryRanksSourceOverTheSpan) {
+  std::vector<RankRun> ranks = {CopyRun(0, 40'000'000, 1.0, 0.0, "unknown"),
+                                CopyRun(1, 100'000'000, 2.0, 0.5, "unknown")};
+  ranks[0].run.app->source_mb_per_s = 50.0;
+  ranks[1].run.app->source_mb_per_s = 75.0;
+  RunResult merged = MergeAppRanks(ranks, {std::nullopt, std::nullopt});
+  ASSERT_TRUE(merged.app && merged.app->source_mb_per_s);
+  EXPECT_NEAR(merged.app->elapsed_s, 2.5, 1e-9);
+  EXPECT_NEAR(*merged.app->source_mb_per_s, 200.0 / 2.5, 1e-9);
+}
+
 TEST(MergeAppRanks, RanksThatJudgedTheirCacheDifferentlyMakeItUnknown) {
   std::vector<RankRun> ranks = {CopyRun(0, 1000, 1.0, 0, "cold"), CopyRun(1, 1000, 1.0, 0, "warm")};
   RunResult merged = MergeAppRanks(ranks, {std::nullopt, std::nullopt});
