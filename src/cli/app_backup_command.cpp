@@ -124,13 +124,10 @@ int BackupCommand(const AppBackupOptions& o, bool restore, const std::string& co
   if (!target_options.ok()) return ReportFailure(target_options.status());
   CommonOptions common = o.common;
   common.command_line = command_line;
-  const bool stores = !ranks || ranks->rank() == 0;
-  std::optional<RunRecorder> recorder;
-  if (stores) {
-    Result<RunRecorder> opened = RunRecorder::Open(common, restore ? "app restore" : "app backup");
-    if (!opened.ok()) return ReportFailure(opened.status());
-    recorder.emplace(std::move(opened).value());
-  }
+  Result<std::optional<RunRecorder>> opened = OpenRankRecorder(common, restore ? "app restore" : "app backup", ranks);
+  if (!opened.ok()) return ReportFailure(opened.status());
+  std::optional<RunRecorder>& recorder = opened.value();
+  const bool stores = recorder.has_value();
   InstallInterruptHandler();
   // Every rank's image (and unpacked tree) needs room: the space checks count them all.
   const uint64_t clients = ranks ? static_cast<uint64_t>(ranks->size()) : 1;

@@ -139,13 +139,10 @@ int AppVideoCommand(const AppVideoOptions& o, const std::string& command_line, C
   if (!target_options.ok()) return ReportFailure(target_options.status());
   CommonOptions common = o.common;
   common.command_line = command_line;
-  const bool stores = !ranks || ranks->rank() == 0;
-  std::optional<RunRecorder> recorder;
-  if (stores) {
-    Result<RunRecorder> opened = RunRecorder::Open(common, "app video");
-    if (!opened.ok()) return ReportFailure(opened.status());
-    recorder.emplace(std::move(opened).value());
-  }
+  Result<std::optional<RunRecorder>> opened = OpenRankRecorder(common, "app video", ranks);
+  if (!opened.ok()) return ReportFailure(opened.status());
+  std::optional<RunRecorder>& recorder = opened.value();
+  const bool stores = recorder.has_value();
   InstallInterruptHandler();
   Result<std::unique_ptr<AppFileSystem>> fs = OpenAppFileSystem(o.target, target_options.value());
   if (!fs.ok()) return ReportFailure(fs.status());

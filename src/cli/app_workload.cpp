@@ -93,6 +93,14 @@ std::function<void(const std::string& prefix)> LostRankCleaner(const std::vector
   };
 }
 
+Result<std::optional<RunRecorder>> OpenRankRecorder(const CommonOptions& common, const std::string& command,
+                                                    Comm* ranks) {
+  if (ranks && ranks->rank() != 0) return std::optional<RunRecorder>();
+  Result<RunRecorder> opened = RunRecorder::Open(common, command);
+  if (!opened.ok()) return opened.status();
+  return std::optional<RunRecorder>(std::move(opened).value());
+}
+
 int RunAppWorkload(const AppWorkloadOptions& options, const AppWorkload& workload) {
   InstallInterruptHandler();
   Result<std::map<std::string, std::string>> tags = ParseTags(options.common.tags);
@@ -124,13 +132,10 @@ int RunAppWorkload(const AppWorkloadOptions& options, const AppWorkload& workloa
   // Rank 0 (or the one process) stores.
   std::optional<AppRankRunner> ranks;
   if (options.ranks) ranks.emplace(*options.ranks, LostRankCleaner({options.target}));
-  const bool stores = !options.ranks || options.ranks->rank() == 0;
-  std::optional<RunRecorder> recorder;
-  if (stores) {
-    Result<RunRecorder> opened_recorder = RunRecorder::Open(options.common, "app");
-    if (!opened_recorder.ok()) return ReportFailure(opened_recorder.status());
-    recorder.emplace(std::move(opened_recorder).value());
-  }
+  Result<std::optional<RunRecorder>> opened_recorder = OpenRankRecorder(options.common, "app", options.ranks);
+  if (!opened_recorder.ok()) return ReportFailure(opened_recorder.status());
+  std::optional<RunRecorder>& recorder = opened_recorder.value();
+  const bool stores = recorder.has_value();
 
   RunResult run;
   run.name = options.common.name.empty() ? workload.name : options.common.name;

@@ -9,9 +9,11 @@
 #include <functional>
 #include <vector>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "cli/job_options.h"
+#include "cli/run_recorder.h"
 #include "cluster/comm.h"
 #include "cli/protocol_options.h"
 #include "core/app_fs.h"
@@ -68,6 +70,11 @@ void AddFillOption(CLI::App& cmd, std::string& fill);
 // removes that rank's workspaces in the local directories among `ends` (a share's are
 // named, not reached; "" and null: are skipped), naming on stderr anything it leaves.
 std::function<void(const std::string& prefix)> LostRankCleaner(const std::vector<std::string>& ends);
+
+// Where a command's runs are stored: the one process's store, or under mpirun rank 0's
+// (nullopt on the other ranks, which print and store nothing).
+Result<std::optional<RunRecorder>> OpenRankRecorder(const CommonOptions& common, const std::string& command,
+                                                    Comm* ranks);
 
 // The whole command around `workload`; the process exit status. Under mpirun (options.ranks)
 // every rank stages and runs its own copy of the workload in its own workspace, all start
