@@ -58,6 +58,19 @@ class ManyClients : public ::testing::Test {
     EXPECT_TRUE(NasperfFiles(dir_.path()).empty());
     EXPECT_NE(::access(db_.c_str(), F_OK), 0) << "nothing stored";
   }
+  // The one run rank 0 printed for `args` (which ask for --json) under 2 ranks: the other
+  // rank prints nothing, so stdout is one document of one run. An empty object, with the
+  // failure added, otherwise.
+  nlohmann::json OneMergedRun(const std::vector<std::string>& args) {
+    CliResult r = Mpirun(2, args);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    nlohmann::json doc;
+    if (!ParseJson(r.out, &doc) || !doc.contains("runs") || doc["runs"].size() != 1) {
+      ADD_FAILURE() << "not one document of one run: " << r.out << r.err;
+      return nlohmann::json::object();
+    }
+    return doc["runs"][0];
+  }
   // The runs stored in the test's database.
   nlohmann::json Stored() { return NasperfJson({"results", "export", "--db", db_, "--json"}); }
 
@@ -291,13 +304,9 @@ TEST_F(ManyClients, AppCopiesMergeEveryRanksBytesOverTheirSpan) {
 // office and photo-album: every rank stages and runs its own workspace from one barrier;
 // rank 0's one result holds every rank's operations, from the summed histograms.
 TEST_F(ManyClients, OfficeAndPhotoAlbumMergeEveryRanksOperations) {
-  CliResult r = Mpirun(2, {"app", "office", dir_.path(), "--users", "2", "--time", "2s", "--think", "20", "--json",
-                           "--db", db_});
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  nlohmann::json doc;
-  ASSERT_TRUE(ParseJson(r.out, &doc)) << r.out;  // one document: the other rank prints nothing
-  ASSERT_EQ(doc["runs"].size(), 1u);
-  const nlohmann::json& office = doc["runs"][0];
+  const nlohmann::json office = OneMergedRun(
+      {"app", "office", dir_.path(), "--users", "2", "--time", "2s", "--think", "20", "--json", "--db", db_});
+  ASSERT_FALSE(office.empty());
   EXPECT_FALSE(office["partial"].get<bool>()) << office.dump(2);
   ASSERT_EQ(office["cluster"]["ranks"], 2);
   EXPECT_EQ(office["cluster"]["each"].size(), 2u) << office["cluster"].dump(2);
@@ -309,10 +318,9 @@ TEST_F(ManyClients, OfficeAndPhotoAlbumMergeEveryRanksOperations) {
   EXPECT_NEAR(office["app"]["ops_per_s"].get<double>(), ops / elapsed, 1e-6 * ops) << "every rank's ops over the span";
   EXPECT_TRUE(NasperfFiles(dir_.path()).empty());
 
-  CliResult album = Mpirun(2, {"app", "photo-album", dir_.path(), "--photos", "3", "--json", "--db", db_});
-  ASSERT_EQ(album.exit_code, 0) << album.err;
-  ASSERT_TRUE(ParseJson(album.out, &doc)) << album.out;
-  const nlohmann::json& photos = doc["runs"][0];
+  const nlohmann::json photos =
+      OneMergedRun({"app", "photo-album", dir_.path(), "--photos", "3", "--json", "--db", db_});
+  ASSERT_FALSE(photos.empty());
   EXPECT_EQ(photos["app"]["files"], 6u) << "three photos on each of two ranks";
   uint64_t reads = 0;
   for (const nlohmann::json& o : photos["app"]["ops"])
@@ -328,12 +336,9 @@ TEST_F(ManyClients, OfficeAndPhotoAlbumMergeEveryRanksOperations) {
 // direction summed over the ranks.
 TEST_F(ManyClients, BackupAndRestoreMergeEveryRanksImage) {
   for (const std::string workload : {"backup", "restore"}) {
-    CliResult r = Mpirun(2, {"app", workload, dir_.path(), "--scale", "0.02", "--seed", "7", "--json", "--db", db_});
-    ASSERT_EQ(r.exit_code, 0) << workload << ": " << r.err;
-    nlohmann::json doc;
-    ASSERT_TRUE(ParseJson(r.out, &doc)) << r.out;  // one document: the other rank prints nothing
-    ASSERT_EQ(doc["runs"].size(), 1u);
-    const nlohmann::json& run = doc["runs"][0];
+    const nlohmann::json run =
+        OneMergedRun({"app", workload, dir_.path(), "--scale", "0.02", "--seed", "7", "--json", "--db", db_});
+    ASSERT_FALSE(run.empty()) << workload;
     EXPECT_FALSE(run["partial"].get<bool>()) << run.dump(2);
     ASSERT_EQ(run["cluster"]["ranks"], 2);
     const nlohmann::json& each = run["cluster"]["each"];
@@ -354,12 +359,9 @@ TEST_F(ManyClients, BackupAndRestoreMergeEveryRanksImage) {
 // video: every rank plays its own streams from one barrier; rank 0's run lists every
 // stream of every rank, numbered on, and the chunks' latencies from the summed histograms.
 TEST_F(ManyClients, VideoListsEveryRanksStreams) {
-  CliResult r = Mpirun(2, {"app", "video", dir_.path(), "--streams", "2", "--time", "2", "--rate", "8", "--json",
-                           "--db", db_});
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  nlohmann::json doc;
-  ASSERT_TRUE(ParseJson(r.out, &doc)) << r.out;  // one document: the other rank prints nothing
-  const nlohmann::json& run = doc["runs"][0];
+  const nlohmann::json run = OneMergedRun(
+      {"app", "video", dir_.path(), "--streams", "2", "--time", "2", "--rate", "8", "--json", "--db", db_});
+  ASSERT_FALSE(run.empty());
   EXPECT_FALSE(run["partial"].get<bool>()) << run.dump(2);
   ASSERT_EQ(run["cluster"]["ranks"], 2);
   const nlohmann::json& streams = run["app"]["streams"];
