@@ -1,5 +1,5 @@
-// io_uring: one ring per worker thread, registered (fixed) buffers and file, batched
-// submission: submit() only fills SQEs; reap() submits and waits in one system call.
+// io_uring: one ring per worker thread, registered (fixed) buffers and file; submit()
+// hands each I/O to the kernel at once, reap() waits (and submits any a busy ring held).
 #pragma once
 
 #include <liburing.h>
@@ -20,6 +20,8 @@ class IoUringEngine final : public Engine {
   Result<size_t> reap(std::span<IoCompletion> out, size_t min_complete, std::chrono::microseconds timeout) override;
   Status sync() override;
   void close() override;
+  // SQEs prepared but not yet handed to the kernel (tests: submit() leaves none).
+  unsigned unsubmitted() const { return io_uring_sq_ready(&ring_); }
 
  private:
   io_uring ring_{};

@@ -1,4 +1,5 @@
-// io_uring engine: buffered jobs run with registered buffers, and what they read is the file.
+// io_uring engine: buffered jobs run with registered buffers, each I/O is submitted at once,
+// and what they read is the file.
 #include "engine/io_uring/io_uring_engine.h"
 
 #include <fcntl.h>
@@ -66,6 +67,9 @@ TEST(IoUringEngine, BufferedJobReadsIntoRegisteredBuffers) {
   Result<size_t> accepted = engine.submit(requests);
   ASSERT_TRUE(accepted.ok());
   ASSERT_EQ(accepted.value(), kSlots);
+  // Issue 19: every I/O reaches the kernel from submit(), none waits for reap()'s enter
+  // (held back, the refill reached the virtio disk as one batch, 8-10 % below fio).
+  EXPECT_EQ(engine.unsubmitted(), 0u);
   std::vector<IoCompletion> done(kSlots);
   size_t reaped = 0;
   while (reaped < kSlots) {
