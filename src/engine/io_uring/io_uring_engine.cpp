@@ -11,6 +11,7 @@ namespace nasperf {
 Status IoUringEngine::open(const EngineOpenParams& params) {
   fd_ = params.fd;
   buffers_ = params.buffers;
+  submit_each_ = params.direct;
   // Newest flags first: single issuer + deferred task work keeps completion work on this
   // thread, inside the wait we already make; older kernels fall back step by step.
   const unsigned flag_sets[] = {IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN,
@@ -62,13 +63,16 @@ Result<size_t> IoUringEngine::submit(std::span<const IoRequest> requests) {
     if (fixed_file_) sqe->flags |= IOSQE_FIXED_FILE;
     sqe->user_data = r.slot;
     ++accepted;
-    // Each I/O goes to the device as soon as it is prepared, as fio's default
-    // iodepth_batch_submit=1 does: the refill after a reap held in one enter reached the
-    // virtio disk as one plugged batch, and random 4 KiB O_DIRECT reads at qd 16 ran 8-10 %
-    // below fio's (docs/performance.md, issue 19); on a file in RAM the extra enter per
-    // I/O cost nothing measurable. A busy ring keeps the SQE queued for reap()'s enter.
-    const int rc = io_uring_submit(&ring_);
-    if (rc < 0 && rc != -EAGAIN && rc != -EBUSY && rc != -EINTR) return ErrnoStatus("io_uring_enter", "", -rc);
+    // Direct I/O goes to the device as soon as it is prepared, as fio's default
+    // iodepth_batch_submit=1 does: a refill held for reap()'s enter reached the virtio disk
+    // as one plugged batch, and random 4 KiB O_DIRECT reads at qd 16 ran 8-10 % below
+    // fio's. Buffered I/O is a kernel copy, not a device's queue: there an enter per I/O
+    // cost 10 % of bench/vs-fio case b and doubled its p99 (docs/performance.md, issue
+    // 19), so it waits for reap()'s enter. A busy ring keeps the SQE for that enter too.
+    if (submit_each_) {
+      const int rc = io_uring_submit(&ring_);
+      if (rc < 0 && rc != -EAGAIN && rc != -EBUSY && rc != -EINTR) return ErrnoStatus("io_uring_enter", "", -rc);
+    }
   }
   return accepted;
 }
