@@ -93,6 +93,42 @@ TEST(SpecJobFileE2e, RunsAnIometerSpecAtItsWorkersOutstandingIos) {
   EXPECT_EQ(two["runs"][0]["job"]["qd"], 2);
 }
 
+// Issue 19's done-when: a vendor's spec (67 % reads, 100 % random, 4 KiB and 64 KiB half
+// each, 16 outstanding) runs from the .icf Iometer saved, with each size's own figures.
+// tests/lab/nfs_lab_test.sh runs the same spec on the lab's NFS export.
+TEST(SpecJobFileE2e, AVendorsSpecRunsFromItsIcfWithEachSizesReadsAndWrites) {
+  TempDir target;
+  const std::string icf = NASPERF_SOURCE_DIR "/src/jobfile/testdata/several_specs.icf";
+  nlohmann::json doc = NasperfJson({"run", target.path(), "--iometer", icf, "--spec",
+                                    "Vendor 4K-64K; 67% Read; 100% random", "--size", "32m", "--no-store", "--json"});
+  ASSERT_TRUE(doc.contains("runs")) << doc.dump();
+  const nlohmann::json& run = doc["runs"][0];
+  EXPECT_EQ(run["name"], "Vendor 4K-64K; 67% Read; 100% random");
+  EXPECT_EQ(run["job"]["rw"], "randrw");
+  EXPECT_EQ(run["job"]["mix_read_pct"], 67);
+  EXPECT_EQ(run["job"]["bs_split"], nlohmann::json::parse(R"([{"bs":4096,"pct":50},{"bs":65536,"pct":50}])"));
+  EXPECT_EQ(run["job"]["qd"], 16);      // Worker 1's outstanding I/Os, the worker the spec is assigned to
+  EXPECT_EQ(run["job"]["qd_run"], 16);  // and what ran
+  ASSERT_EQ(run["per_size"].size(), 2u) << run.dump(2);
+  EXPECT_EQ(run["per_size"][0]["bs"], 4096);
+  EXPECT_EQ(run["per_size"][1]["bs"], 65536);
+  uint64_t reads = 0, writes = 0, read_bytes = 0;
+  for (const nlohmann::json& size : run["per_size"]) {
+    ASSERT_TRUE(size.contains("read") && size.contains("write")) << size.dump();
+    EXPECT_GT(size["read"]["mb_per_s"].get<double>(), 0);
+    EXPECT_GT(size["write"]["mb_per_s"].get<double>(), 0);
+    reads += size["read"]["ios"].get<uint64_t>();
+    writes += size["write"]["ios"].get<uint64_t>();
+    read_bytes += size["read"]["bytes"].get<uint64_t>();
+  }
+  EXPECT_EQ(reads, run["read"]["ios"].get<uint64_t>());
+  EXPECT_EQ(writes, run["write"]["ios"].get<uint64_t>());
+  EXPECT_EQ(read_bytes, run["read"]["bytes"].get<uint64_t>());
+  // About 1,000 I/Os in 32 MiB: 67 % reads give or take 1.5 % (one sigma).
+  EXPECT_NEAR(100.0 * static_cast<double>(reads) / static_cast<double>(reads + writes), 67, 7);
+  EXPECT_TRUE(DirEntries(target.path()).empty());
+}
+
 TEST(SpecJobFileE2e, BadFilesAreRefusedInOneLineNamingFileLineAndKey) {
   TempDir target, files;
   const std::string fio = files.path() + "/bad.fio";

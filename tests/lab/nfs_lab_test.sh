@@ -28,6 +28,24 @@ check "random 4 KiB reads at queue depth 16 complete" python3 -c "
 import json; r = json.load(open('$work/rand.json'))['runs'][0]
 assert not r['partial'] and r['read']['ios'] > 100, r"
 
+# Issue 19's done-when: a vendor's Iometer spec from its .icf (67 % reads, 100 % random,
+# 4 KiB and 64 KiB half each, 16 outstanding) on the export, with each size's figures.
+spec='Vendor 4K-64K; 67% Read; 100% random'
+"$nasperf" run "$url" --iometer "$repo_root/src/jobfile/testdata/several_specs.icf" --spec "$spec" \
+  --size 32m --time 3 --json --no-store >"$work/spec.json"
+check "the vendor's Iometer spec runs on NFS with each size's reads and writes" python3 -c "
+import json; r = json.load(open('$work/spec.json'))['runs'][0]
+j = r['job']
+assert not r['partial'] and r['name'] == '$spec' and j['engine'] == 'nfs', r
+assert j['rw'] == 'randrw' and j['mix_read_pct'] == 67 and j['qd_run'] == 16, j
+assert [s['bs'] for s in r['per_size']] == [4096, 65536], r['per_size']
+for s in r['per_size']:
+    assert s['read']['ios'] > 20 and s['write']['ios'] > 10, s
+reads = sum(s['read']['ios'] for s in r['per_size']); writes = sum(s['write']['ios'] for s in r['per_size'])
+assert reads == r['read']['ios'] and writes == r['write']['ios'], r
+assert 57 <= 100 * reads / (reads + writes) <= 77, (reads, writes)
+print('  ', ', '.join(f\"{s['bs'] // 1024}K read {s['read']['mb_per_s']:.1f} write {s['write']['mb_per_s']:.1f} MB/s\" for s in r['per_size']))"
+
 check "no .nasperf file left in the export" bash -c "! compgen -G '$export_dir/.nasperf-*' >/dev/null"
 
 rc=0; "$nasperf" run nfs://198.18.0.2/no-such-export --rw read --size 1m --no-store 2>"$work/err" || rc=$?
