@@ -44,8 +44,10 @@ struct SizeResult {
 struct PacingFacts {
   double target_iops = 0, achieved_iops = 0;          // 0 target: not paced by I/Os
   double target_mb_per_s = 0, achieved_mb_per_s = 0;  // 0 target: not paced by bytes
-  bool sustained = true;  // false: the target could not keep the schedule (see shortfall_pct)
+  // false: the run did not keep the schedule, under it (shortfall_pct) or over it (excess_pct)
+  bool sustained = true;
   double shortfall_pct = 0;  // how far under the target the run ended, % of the target
+  double excess_pct = 0;     // how far over the target the run ended, % of the target
   std::optional<LatencySummary> read_service, write_service;  // from the actual submit
   std::shared_ptr<const LatencyHistogram> read_service_histogram, write_service_histogram;
 };
