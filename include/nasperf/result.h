@@ -150,6 +150,12 @@ struct RankResult {
   bool reported = true;  // false: no result came from it (killed, lost); figures are 0
   bool partial = false;
   std::string error;  // why it ended early
+  // Its own seed (--seed with it reruns this rank's offsets and data), and what its own
+  // cold-read check found: `cached` as RunResult::cached, `cold_read` the check's note
+  // (suite/cold_reads.h). nullopt / empty when it had none.
+  std::optional<uint64_t> seed;
+  std::optional<bool> cached;
+  std::string cold_read;
   double total_mb_per_s() const {
     if (!read && !write && app_mb_per_s) return *app_mb_per_s;
     return (read ? read->mb_per_s : 0) + (write ? write->mb_per_s : 0);
