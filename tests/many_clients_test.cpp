@@ -221,6 +221,51 @@ TEST_F(ManyClients, TableShowsRanksAndStonewallOffSaysSo) {
   EXPECT_TRUE(NasperfFiles(dir_.path()).empty());
 }
 
+// Issue 33 item 6: a paced, mixed-size, buffered read under 2 ranks. --rate-iops is the
+// job's total, so each rank paces 200 and the run moves ~400 (it moved 801 for 400); the
+// merged run keeps its pacing facts and service times, its per-size rows, and each rank's
+// own seed and cold-read check in cluster.each[].
+TEST_F(ManyClients, PacedMixedRunKeepsEveryRanksFacts) {
+  nlohmann::json run = OneMergedRun({"run", dir_.path(), "--rw", "randread", "--bs", "4k/50:64k/50", "--size", "8m",
+                                     "--time", "2s", "--rate-iops", "400", "--json", "--db", db_});
+  ASSERT_TRUE(run.contains("read") && run.contains("pacing")) << run.dump(2);
+  const nlohmann::json& p = run["pacing"];
+  EXPECT_DOUBLE_EQ(run["job"]["rate_iops"].get<double>(), 400) << "the job's total, as asked";
+  EXPECT_NEAR(p["target_iops"].get<double>(), 400, 1e-6);
+  EXPECT_EQ(p["ranks"], 2);
+  EXPECT_EQ(p["rates_are"], "job total over all ranks and threads");
+  EXPECT_NEAR(p["per_rank_target_iops"].get<double>(), 200, 1e-6);
+  // 200 IOPS per rank is far below what a local file gives: the pacing sets the rate.
+  EXPECT_NEAR(run["read"]["iops"].get<double>(), 400, 400 * 0.05) << p.dump(2);
+  EXPECT_NEAR(p["achieved_iops"].get<double>(), run["read"]["iops"].get<double>(), 1e-6);
+  ASSERT_TRUE(p.contains("read_service_us")) << p.dump(2);
+  EXPECT_GE(run["read"]["lat_us"]["mean"].get<double>(), p["read_service_us"]["mean"].get<double>());
+  ASSERT_TRUE(run.contains("per_size")) << run.dump(2);
+  ASSERT_EQ(run["per_size"].size(), 2u);
+  uint64_t size_ios = 0;
+  for (const nlohmann::json& size : run["per_size"]) size_ios += size["read"]["ios"].get<uint64_t>();
+  EXPECT_EQ(size_ios, run["read"]["ios"].get<uint64_t>()) << "the sizes add up to the merged reads";
+  const nlohmann::json& each = run["cluster"]["each"];
+  ASSERT_EQ(each.size(), 2u);
+  for (const nlohmann::json& e : each) {
+    EXPECT_TRUE(e.contains("seed")) << e.dump();
+    EXPECT_TRUE(e.contains("cold_read")) << e.dump();
+  }
+  EXPECT_NE(each[0]["seed"], each[1]["seed"]) << "each rank draws its own";
+  EXPECT_FALSE(run["job"].contains("seed")) << "no one rank's seed reruns the merged run";
+  for (const nlohmann::json& n : run["notes"]) EXPECT_NE(n, each[0]["cold_read"]) << "rank 0's check as the run's";
+
+  CliResult shown = RunNasperf({"results", "show", "1", "--db", db_});
+  ASSERT_EQ(shown.exit_code, 0) << shown.err;
+  EXPECT_TRUE(Contains(shown.out, "service time, from each I/O's submit (the latencies above are from its intended "
+                                  "start):"))
+      << shown.out;
+  EXPECT_TRUE(Contains(shown.out, "the job's total over 2 ranks x 1 thread, 200 per thread")) << shown.out;
+  EXPECT_TRUE(Contains(shown.out, "rank 1: seed " + std::to_string(each[1]["seed"].get<uint64_t>()))) << shown.out;
+  EXPECT_TRUE(Contains(shown.out, "4K read")) << shown.out;
+  EXPECT_TRUE(NasperfFiles(dir_.path()).empty());
+}
+
 TEST_F(ManyClients, BadStonewallValueIsOneLineAndExitTwo) {
   CliResult r = Mpirun(2, {"run", dir_.path(), "--stonewall", "maybe", "--db", db_});
   EXPECT_NE(r.exit_code, 0);

@@ -44,8 +44,10 @@ struct SizeResult {
 struct PacingFacts {
   double target_iops = 0, achieved_iops = 0;          // 0 target: not paced by I/Os
   double target_mb_per_s = 0, achieved_mb_per_s = 0;  // 0 target: not paced by bytes
-  bool sustained = true;  // false: the target could not keep the schedule (see shortfall_pct)
+  // false: the run did not keep the schedule, under it (shortfall_pct) or over it (excess_pct)
+  bool sustained = true;
   double shortfall_pct = 0;  // how far under the target the run ended, % of the target
+  double excess_pct = 0;     // how far over the target the run ended, % of the target
   std::optional<LatencySummary> read_service, write_service;  // from the actual submit
   std::shared_ptr<const LatencyHistogram> read_service_histogram, write_service_histogram;
 };
@@ -148,6 +150,12 @@ struct RankResult {
   bool reported = true;  // false: no result came from it (killed, lost); figures are 0
   bool partial = false;
   std::string error;  // why it ended early
+  // Its own seed (--seed with it reruns this rank's offsets and data), and what its own
+  // cold-read check found: `cached` as RunResult::cached, `cold_read` the check's note
+  // (suite/cold_reads.h). nullopt / empty when it had none.
+  std::optional<uint64_t> seed;
+  std::optional<bool> cached;
+  std::string cold_read;
   double total_mb_per_s() const {
     if (!read && !write && app_mb_per_s) return *app_mb_per_s;
     return (read ? read->mb_per_s : 0) + (write ? write->mb_per_s : 0);

@@ -8,8 +8,10 @@
 #include <map>
 
 #include "base/units.h"
+#include "core/pacing_facts.h"
 #include "core/runner.h"
 #include "stats/histogram.h"
+#include "stats/latency_summary.h"
 
 namespace nasperf {
 namespace {
@@ -20,13 +22,9 @@ double OwnSeconds(const RunResult& run) {
   return std::max(run.read ? run.read->seconds : 0.0, run.write ? run.write->seconds : 0.0);
 }
 
-// One direction of every reported rank summed: bytes, I/Os, errors and each rank's own
-// rate; latency from the merged buckets. nullopt when no rank did that direction.
-std::optional<DirectionResult> MergeDirection(const std::vector<RankRun>& ranks,
-                                              std::optional<DirectionResult> RunResult::*which, double seconds) {
-  std::vector<const DirectionResult*> parts;
-  for (const RankRun& r : ranks)
-    if (r.reported && r.run.*which) parts.push_back(&*(r.run.*which));
+// The ranks' parts of one direction summed: bytes, I/Os, errors and each rank's own rate;
+// latency from the merged buckets. nullopt when there are none.
+std::optional<DirectionResult> MergeParts(const std::vector<const DirectionResult*>& parts, double seconds) {
   if (parts.empty()) return std::nullopt;
   uint64_t bytes = 0, ios = 0, errors = 0;
   double mb_per_s = 0, iops = 0;
@@ -43,6 +41,129 @@ std::optional<DirectionResult> MergeDirection(const std::vector<RankRun>& ranks,
   merged.mb_per_s = mb_per_s;
   merged.iops = iops;
   return merged;
+}
+
+// One direction of every reported rank (MergeParts); nullopt when no rank did it.
+std::optional<DirectionResult> MergeDirection(const std::vector<RankRun>& ranks,
+                                              std::optional<DirectionResult> RunResult::*which, double seconds) {
+  std::vector<const DirectionResult*> parts;
+  for (const RankRun& r : ranks)
+    if (r.reported && r.run.*which) parts.push_back(&*(r.run.*which));
+  return MergeParts(parts, seconds);
+}
+
+// The per-size rows of a mixed-size job, size by size as the first reported rank lists
+// them (every rank ran the same job, so the same plan): each merged like a direction.
+std::vector<SizeResult> MergeSizes(const std::vector<RankRun>& ranks, double seconds) {
+  const RankRun* first = nullptr;
+  for (const RankRun& r : ranks)
+    if (r.reported && !r.run.per_size.empty()) {
+      first = &r;
+      break;
+    }
+  std::vector<SizeResult> out;
+  if (!first) return out;
+  for (size_t i = 0; i < first->run.per_size.size(); ++i) {
+    SizeResult size;
+    size.bs = first->run.per_size[i].bs;
+    std::vector<const DirectionResult*> read, write;
+    for (const RankRun& r : ranks) {
+      if (!r.reported || i >= r.run.per_size.size() || r.run.per_size[i].bs != size.bs) continue;
+      if (r.run.per_size[i].read) read.push_back(&*r.run.per_size[i].read);
+      if (r.run.per_size[i].write) write.push_back(&*r.run.per_size[i].write);
+    }
+    size.read = MergeParts(read, seconds);
+    size.write = MergeParts(write, seconds);
+    out.push_back(std::move(size));
+  }
+  return out;
+}
+
+// A service-time histogram summed over the ranks' (null when none has one).
+std::shared_ptr<const LatencyHistogram> MergedService(
+    const std::vector<RankRun>& ranks, std::shared_ptr<const LatencyHistogram> PacingFacts::*which) {
+  std::shared_ptr<LatencyHistogram> merged;
+  for (const RankRun& r : ranks) {
+    if (!r.reported || !r.run.pacing || !((*r.run.pacing).*which)) continue;
+    if (!merged) merged = std::make_shared<LatencyHistogram>();
+    merged->Merge(*((*r.run.pacing).*which));
+  }
+  return merged;
+}
+
+// The paced ranks' facts together: targets and achieved rates summed (each rank paced its
+// share of the job's rates over the shared window, as its directions' rates are summed),
+// judged over `seconds` for every rank's threads, and not sustained when any rank's
+// schedule was not; service times from the summed buckets. nullopt when no rank was paced.
+std::optional<PacingFacts> MergePacing(const std::vector<RankRun>& ranks, double seconds) {
+  PacingFacts f;
+  bool any = false, every_rank_kept = true;
+  uint32_t paced_ranks = 0;
+  const JobSpec* job = nullptr;
+  for (const RankRun& r : ranks) {
+    if (!r.reported || !r.run.pacing) continue;
+    const PacingFacts& p = *r.run.pacing;
+    any = true;
+    ++paced_ranks;
+    if (!job) job = &r.run.job;
+    f.target_iops += p.target_iops;
+    f.target_mb_per_s += p.target_mb_per_s;
+    f.achieved_iops += p.achieved_iops;
+    f.achieved_mb_per_s += p.achieved_mb_per_s;
+    every_rank_kept = every_rank_kept && p.sustained;
+  }
+  if (!any) return std::nullopt;
+  JudgePacing(*job, seconds, paced_ranks, f);
+  f.sustained = f.sustained && every_rank_kept;
+  f.read_service_histogram = MergedService(ranks, &PacingFacts::read_service_histogram);
+  f.write_service_histogram = MergedService(ranks, &PacingFacts::write_service_histogram);
+  if (f.read_service_histogram) f.read_service = LatencySummaryOf(*f.read_service_histogram);
+  if (f.write_service_histogram) f.write_service = LatencySummaryOf(*f.write_service_histogram);
+  return f;
+}
+
+// The cold-read checks together: cached when any rank's reads were, cold only when every
+// reported rank's check found them so; nullopt when some rank checked nothing.
+std::optional<bool> MergedCached(const std::vector<RankRun>& ranks) {
+  bool any = false, all_checked = true, any_cached = false;
+  for (const RankRun& r : ranks) {
+    if (!r.reported) continue;
+    any = true;
+    if (!r.run.cached) all_checked = false;
+    else if (*r.run.cached) any_cached = true;
+  }
+  if (any_cached) return true;
+  if (!any || !all_checked) return std::nullopt;
+  return false;
+}
+
+// The seed every reported rank ran with, when it was one (--seed gives each rank the
+// same); nullopt when they differ, so no one seed is claimed to rerun the merged run.
+std::optional<uint64_t> CommonSeed(const std::vector<RankRun>& ranks) {
+  std::optional<uint64_t> seed;
+  bool first = true;
+  for (const RankRun& r : ranks) {
+    if (!r.reported) continue;
+    if (first) seed = r.run.job.seed;
+    else if (seed != r.run.job.seed) return std::nullopt;
+    first = false;
+  }
+  return seed;
+}
+
+// The job's rates are the sum of the ranks' shares (cluster/rank_runner.h splits them).
+void SumRates(const std::vector<RankRun>& ranks, Pacing& pacing) {
+  double iops = 0, mb_per_s = 0;
+  bool any = false;
+  for (const RankRun& r : ranks) {
+    if (!r.reported) continue;
+    any = true;
+    iops += r.run.job.pacing.rate_iops;
+    mb_per_s += r.run.job.pacing.rate_mb_per_s;
+  }
+  if (!any) return;
+  pacing.rate_iops = iops;
+  pacing.rate_mb_per_s = mb_per_s;
 }
 
 RankResult RankFigures(const RankRun& r, int64_t earliest_ns) {
@@ -66,6 +187,9 @@ RankResult RankFigures(const RankRun& r, int64_t earliest_ns) {
   if (out.write) out.write->histogram.reset();
   out.partial = r.run.partial;
   out.error = r.run.error;
+  out.seed = r.run.job.seed;
+  out.cached = r.run.cached;
+  out.cold_read = r.cold_read;
   return out;
 }
 
@@ -226,9 +350,12 @@ RunResult MergeRanks(const std::vector<RankRun>& ranks, bool stonewall) {
     }
   }
   out.verified_bytes = any_verified ? std::optional<uint64_t>(verified) : std::nullopt;
-  // Figures of one process that do not add up across ranks are left out, not guessed.
-  out.per_size.clear();
-  out.pacing.reset();
+  out.per_size = MergeSizes(ranks, seconds);
+  out.pacing = MergePacing(ranks, seconds);
+  if (out.pacing) SumRates(ranks, out.job.pacing);
+  out.job.seed = CommonSeed(ranks);
+  out.cached = MergedCached(ranks);
+  // --steady's window is one process's and does not add up across ranks: left out.
   out.steady.reset();
 
   // The spread: the slowest and fastest reported rank by total MB/s.

@@ -9,6 +9,7 @@
 
 #include "core/runner.h"
 #include "stats/histogram.h"
+#include "stats/latency_summary.h"
 
 namespace nasperf {
 namespace {
@@ -214,6 +215,109 @@ TEST(RankMerge, SameMtuOrNoNicsGiveNoMtuNote) {
   RunResult local = MergeRanks(ranks, true);
   for (const std::string& n : local.notes) EXPECT_FALSE(n.starts_with("ranks differ in MTU")) << n;
   EXPECT_FALSE(local.cluster->each[0].nic);
+}
+
+
+// Issue 33 item 6: two ranks each paced their share (500 of 1,000 IOPS) over the stonewall
+// window. The merged run keeps its pacing facts (target and achieved the sums, judged as
+// one schedule), the service times from every rank's buckets, and the job's rate as the
+// total asked; it used to drop them all, and with them "latency from intended start".
+TEST(RankMerge, PacedRanksKeepThePacingFactsAndServiceTimes) {
+  std::vector<RankRun> ranks = {Rank(0, 0, 2, 4096 * 1000, Latencies(1, 1000, 20'000)),
+                                Rank(1, 0, 2, 4096 * 1000, Latencies(2, 1000, 80'000))};
+  LatencyHistogram together;
+  for (int r = 0; r < 2; ++r) {
+    auto service = std::make_shared<LatencyHistogram>();
+    for (uint64_t v : Latencies(10 + r, 1000, r ? 60'000 : 10'000)) {
+      service->Record(v);
+      together.Record(v);
+    }
+    ranks[r].run.job.pacing.rate_iops = 500;
+    PacingFacts p;
+    p.target_iops = 500;
+    p.achieved_iops = 500;
+    p.read_service = LatencySummaryOf(*service);
+    p.read_service_histogram = service;
+    ranks[r].run.pacing = p;
+  }
+  RunResult merged = MergeRanks(ranks, true);
+  ASSERT_TRUE(merged.pacing);
+  EXPECT_DOUBLE_EQ(merged.job.pacing.rate_iops, 1000) << "the job's total, not rank 0's share";
+  EXPECT_DOUBLE_EQ(merged.pacing->target_iops, 1000);
+  EXPECT_DOUBLE_EQ(merged.pacing->achieved_iops, 1000);
+  EXPECT_TRUE(merged.pacing->sustained);
+  ASSERT_TRUE(merged.pacing->read_service);
+  EXPECT_DOUBLE_EQ(merged.pacing->read_service->p99_us, together.Percentile(0.99) / 1000);
+  EXPECT_EQ(merged.pacing->read_service_histogram->count(), 2000u);
+
+  // One rank fell short of its share: the whole run did not keep its schedule.
+  ranks[1].run.pacing->achieved_iops = 300;
+  ranks[1].run.pacing->sustained = false;
+  RunResult short_of = MergeRanks(ranks, true);
+  ASSERT_TRUE(short_of.pacing);
+  EXPECT_FALSE(short_of.pacing->sustained);
+  EXPECT_NEAR(short_of.pacing->shortfall_pct, 20, 1e-9);
+}
+
+// Issue 33 item 6: a mixed-size job's per-size rows survive the merge, each size's counts
+// summed and its latency from every rank's buckets of that size.
+TEST(RankMerge, PerSizeRowsSurviveTheMerge) {
+  std::vector<RankRun> ranks = {Rank(0, 0, 1, 1, {1000}), Rank(1, 0, 1, 1, {1000})};
+  LatencyHistogram small_together;
+  for (int r = 0; r < 2; ++r) {
+    for (uint64_t bs : {4096u, 65536u}) {
+      auto h = std::make_shared<LatencyHistogram>();
+      for (uint64_t v : Latencies(20 + r + bs, 500, bs == 4096 ? 10'000u * (r + 1) : 100'000u)) {
+        h->Record(v);
+        if (bs == 4096) small_together.Record(v);
+      }
+      SizeResult size;
+      size.bs = bs;
+      size.read = SummariseDirection(bs * 500, 500, 1, 0, h);
+      ranks[r].run.per_size.push_back(size);
+    }
+  }
+  RunResult merged = MergeRanks(ranks, true);
+  ASSERT_EQ(merged.per_size.size(), 2u);
+  EXPECT_EQ(merged.per_size[0].bs, 4096u);
+  EXPECT_EQ(merged.per_size[1].bs, 65536u);
+  ASSERT_TRUE(merged.per_size[0].read);
+  EXPECT_EQ(merged.per_size[0].read->ios, 1000u);
+  EXPECT_EQ(merged.per_size[1].read->bytes, 2u * 65536 * 500);
+  EXPECT_DOUBLE_EQ(merged.per_size[0].read->iops, 1000) << "the sum of the ranks' rates";
+  EXPECT_DOUBLE_EQ(merged.per_size[0].read->lat.p99_us, small_together.Percentile(0.99) / 1000);
+  EXPECT_FALSE(merged.per_size[0].write);
+}
+
+// Issue 33 item 6: each rank drew its own seed and checked its own reads cold; each keeps
+// them in cluster.each[], and no rank's stands for the run: no seed is the run's unless
+// every rank ran with it, and the run is cached when any rank's reads were.
+TEST(RankMerge, EachRankKeepsItsSeedAndColdReadCheck) {
+  std::vector<RankRun> ranks = {Rank(0, 0, 1, 1, {1000}), Rank(1, 0, 1, 1, {1000})};
+  ranks[0].run.job.seed = 11;
+  ranks[1].run.job.seed = 22;
+  ranks[0].run.cached = false;
+  ranks[1].run.cached = true;
+  ranks[0].cold_read = "page cache dropped: rank 0's note";
+  ranks[1].cold_read = "page cache dropped: rank 1's note";
+  RunResult merged = MergeRanks(ranks, true);
+  ASSERT_TRUE(merged.cluster);
+  EXPECT_EQ(merged.cluster->each[0].seed, 11u);
+  EXPECT_EQ(merged.cluster->each[1].seed, 22u);
+  EXPECT_EQ(merged.cluster->each[0].cached, false);
+  EXPECT_EQ(merged.cluster->each[1].cached, true);
+  EXPECT_EQ(merged.cluster->each[1].cold_read, "page cache dropped: rank 1's note");
+  EXPECT_FALSE(merged.job.seed) << "rank 0's seed does not rerun rank 1";
+  EXPECT_EQ(merged.cached, true) << "rank 1's reads were partly cached";
+  for (const std::string& n : merged.notes) EXPECT_FALSE(n.starts_with("page cache dropped")) << n;
+
+  ranks[1].run.job.seed = 11;  // --seed 11 gives every rank 11
+  ranks[1].run.cached = false;
+  RunResult same = MergeRanks(ranks, true);
+  EXPECT_EQ(same.job.seed, 11u);
+  EXPECT_EQ(same.cached, false) << "every rank's check found its reads cold";
+  ranks[1].run.cached.reset();  // rank 1 checked nothing
+  EXPECT_FALSE(MergeRanks(ranks, true).cached);
 }
 
 }  // namespace

@@ -31,6 +31,62 @@ std::string HistogramBytes(const std::optional<DirectionResult>& d) {
   return d && d->histogram ? d->histogram->Serialize() : std::string();
 }
 
+std::string HistogramBytes(const std::shared_ptr<const LatencyHistogram>& h) {
+  return h ? h->Serialize() : std::string();
+}
+
+// A histogram part as EncodeRankRun wrote it: null when empty, BadInput naming `which`
+// when malformed.
+Result<std::shared_ptr<const LatencyHistogram>> HistogramOf(const std::string& bytes, const std::string& which) {
+  if (bytes.empty()) return std::shared_ptr<const LatencyHistogram>();
+  auto h = std::make_shared<LatencyHistogram>();
+  if (!LatencyHistogram::Deserialize(bytes, h.get()))
+    return Status::BadInput("rank result: malformed " + which + " histogram");
+  return std::shared_ptr<const LatencyHistogram>(std::move(h));
+}
+
+// After the directions' histograms: the pacing service times' (read, write), the count of
+// per-size rows, then each row's read and write histograms.
+void PutExtraHistograms(std::string& out, const RunResult& run) {
+  PutPart(out, HistogramBytes(run.pacing ? run.pacing->read_service_histogram : nullptr));
+  PutPart(out, HistogramBytes(run.pacing ? run.pacing->write_service_histogram : nullptr));
+  PutPart(out, std::to_string(run.per_size.size()));
+  for (const SizeResult& size : run.per_size) {
+    PutPart(out, HistogramBytes(size.read));
+    PutPart(out, HistogramBytes(size.write));
+  }
+}
+
+Status TakeExtraHistograms(const std::string& in, size_t& at, RunResult& run) {
+  // A mix has at most 64 sizes (run_json's per_size limit).
+  constexpr size_t kMaxSizes = 64;
+  std::string read_service, write_service, count_text;
+  if (!TakePart(in, at, &read_service) || !TakePart(in, at, &write_service) || !TakePart(in, at, &count_text))
+    return Status::BadInput("rank result: truncated service or per-size histograms");
+  Result<std::shared_ptr<const LatencyHistogram>> read = HistogramOf(read_service, "read service");
+  if (!read.ok()) return read.status();
+  Result<std::shared_ptr<const LatencyHistogram>> write = HistogramOf(write_service, "write service");
+  if (!write.ok()) return write.status();
+  if (run.pacing) {
+    run.pacing->read_service_histogram = read.value();
+    run.pacing->write_service_histogram = write.value();
+  }
+  if (count_text.empty() || count_text.size() > 2 || count_text.find_first_not_of("0123456789") != std::string::npos ||
+      std::stoul(count_text) > kMaxSizes || std::stoul(count_text) != run.per_size.size())
+    return Status::BadInput("rank result: per-size histogram count does not match its per_size rows");
+  for (SizeResult& size : run.per_size) {
+    std::string read_part, write_part;
+    if (!TakePart(in, at, &read_part) || !TakePart(in, at, &write_part))
+      return Status::BadInput("rank result: truncated per-size histograms");
+    for (auto [bytes, d] : {std::pair{&read_part, &size.read}, std::pair{&write_part, &size.write}}) {
+      Result<std::shared_ptr<const LatencyHistogram>> h = HistogramOf(*bytes, "per-size");
+      if (!h.ok()) return h.status();
+      if (*d) (*d)->histogram = h.value();
+    }
+  }
+  return Status::Ok();
+}
+
 Status AttachHistogram(const std::string& bytes, std::optional<DirectionResult>& d, const char* which) {
   if (bytes.empty()) return Status::Ok();
   auto h = std::make_shared<LatencyHistogram>();
@@ -46,11 +102,13 @@ std::string EncodeRankRun(const RankRun& r) {
   nlohmann::ordered_json head = {{"rank", r.rank}, {"host", r.host}, {"start_realtime_ns", r.start_realtime_ns}};
   if (r.nic) head["nic"] = RankNicToJson(*r.nic);
   if (r.region) head["region"] = RankRegionToJson(*r.region);
+  if (!r.cold_read.empty()) head["cold_read"] = r.cold_read;
   std::string out;
   PutPart(out, head.dump());
   PutPart(out, RunToJson(r.run).dump());
   PutPart(out, HistogramBytes(r.run.read));
   PutPart(out, HistogramBytes(r.run.write));
+  PutExtraHistograms(out, r.run);
   return out;
 }
 
@@ -58,7 +116,7 @@ Result<RankRun> DecodeRankRun(const std::string& bytes) {
   std::string head_text, run_text, read_hist, write_hist;
   size_t at = 0;
   if (!TakePart(bytes, at, &head_text) || !TakePart(bytes, at, &run_text) || !TakePart(bytes, at, &read_hist) ||
-      !TakePart(bytes, at, &write_hist) || at != bytes.size())
+      !TakePart(bytes, at, &write_hist))
     return Status::BadInput("rank result: truncated or oversized parts");
   nlohmann::json head = nlohmann::json::parse(head_text, nullptr, false);
   nlohmann::json run = nlohmann::json::parse(run_text, nullptr, false);
@@ -82,11 +140,17 @@ Result<RankRun> DecodeRankRun(const std::string& bytes) {
     if (!region.ok()) return region.status();
     out.region = region.value();
   }
+  if (head.contains("cold_read")) {
+    if (!head["cold_read"].is_string()) return Status::BadInput("rank result: cold_read: expected text");
+    out.cold_read = head["cold_read"].get<std::string>();
+  }
   Result<RunResult> decoded = RunFromJson(run);
   if (!decoded.ok()) return decoded.status();
   out.run = std::move(decoded.value());
   if (Status s = AttachHistogram(read_hist, out.run.read, "read"); !s.ok()) return s;
   if (Status s = AttachHistogram(write_hist, out.run.write, "write"); !s.ok()) return s;
+  if (Status s = TakeExtraHistograms(bytes, at, out.run); !s.ok()) return s;
+  if (at != bytes.size()) return Status::BadInput("rank result: truncated or oversized parts");
   return out;
 }
 

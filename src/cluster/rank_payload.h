@@ -1,6 +1,7 @@
 // What a rank sends rank 0 when its run ends: its host and NIC, its start on CLOCK_REALTIME,
 // its run as nasperf's own JSON and its latency histograms' buckets (which the JSON does not
-// carry). Length-prefixed parts; decoding checks every length against the bytes.
+// carry: the directions', then a paced run's service times' and each per-size row's), and
+// its cold-read note. Length-prefixed parts; decoding checks every length against the bytes.
 #pragma once
 
 #include <string>

@@ -8,6 +8,7 @@
 
 #include "core/runner.h"
 #include "stats/histogram.h"
+#include "stats/latency_summary.h"
 
 namespace nasperf {
 namespace {
@@ -122,6 +123,41 @@ TEST(RankPayload, TruncatedOrGarbledBytesAreRefused) {
   std::string huge_length = good;
   huge_length[7] = '\x7f';
   EXPECT_FALSE(DecodeRankRun(huge_length).ok());
+}
+
+
+// Issue 33 item 6: a paced run's service-time buckets, a mixed-size run's per-size
+// buckets and the rank's cold-read note travel to rank 0 with its run.
+TEST(RankPayload, ServiceAndPerSizeHistogramsAndTheColdReadNoteRoundTrip) {
+  RankRun in = Sample();
+  auto service = std::make_shared<LatencyHistogram>();
+  for (uint64_t v = 500; v < 90000; v += 333) service->Record(v);
+  in.run.job.pacing.rate_iops = 500;
+  PacingFacts p;
+  p.target_iops = 500;
+  p.achieved_iops = 499;
+  p.read_service = LatencySummaryOf(*service);
+  p.read_service_histogram = service;
+  in.run.pacing = p;
+  auto small = std::make_shared<LatencyHistogram>();
+  small->Record(12345);
+  SizeResult size;
+  size.bs = 4096;
+  size.read = SummariseDirection(4096, 1, 1, 0, small);
+  in.run.per_size = {size};
+  in.cold_read = "page cache dropped; mincore found at most 0.0 % of the 8 MiB still cached";
+  Result<RankRun> out = DecodeRankRun(EncodeRankRun(in));
+  ASSERT_TRUE(out.ok()) << out.status().message();
+  ASSERT_TRUE(out.value().run.pacing && out.value().run.pacing->read_service_histogram);
+  EXPECT_EQ(out.value().run.pacing->read_service_histogram->count(), service->count());
+  EXPECT_EQ(out.value().run.pacing->read_service_histogram->Percentile(0.99), service->Percentile(0.99));
+  ASSERT_EQ(out.value().run.per_size.size(), 1u);
+  ASSERT_TRUE(out.value().run.per_size[0].read && out.value().run.per_size[0].read->histogram);
+  EXPECT_EQ(out.value().run.per_size[0].read->histogram->max_ns(), small->max_ns());
+  EXPECT_EQ(out.value().cold_read, in.cold_read);
+  // Cut inside the new parts: refused, not half read.
+  const std::string bytes = EncodeRankRun(in);
+  EXPECT_FALSE(DecodeRankRun(bytes.substr(0, bytes.size() - 3)).ok());
 }
 
 }  // namespace

@@ -127,7 +127,23 @@ RunOutcome RankRunner::RunOnce(const JobSpec& job, const RunLabels& labels, cons
     if (peer_failed_) return StopKind::kAbort;
     return stop_ ? StopKind::kFinish : StopKind::kNone;
   };
-  RunOutcome out = inner_.Run(job, labels, h);
+  // --rate and --rate-iops are the job's total over every rank, as over every thread:
+  // each rank paces its share (the merge sums the shares back).
+  JobSpec share = job;
+  share.pacing.rate_iops /= comm_.size();
+  share.pacing.rate_mb_per_s /= comm_.size();
+  h.add_session_facts = nullptr;  // added below, to this rank's own run
+  RunOutcome out = inner_.Run(share, labels, h);
+  // This rank's cold-read check belongs to its own run, which leaves for rank 0 before
+  // the session sees it; its note is kept apart from the run's notes (RankRun::cold_read).
+  std::string cold_read;
+  if (hooks.add_session_facts) {
+    const size_t notes_before = out.result.notes.size();
+    hooks.add_session_facts(out.result);
+    for (size_t i = notes_before; i < out.result.notes.size(); ++i)
+      cold_read += (cold_read.empty() ? "" : "; ") + out.result.notes[i];
+    out.result.notes.resize(notes_before);
+  }
   const bool failed = !out.status.ok() || out.result.partial;
   // A peer's failure stopped this rank: its own figures are whole, the run is not.
   if (peer_failed_ && !failed) {
@@ -159,6 +175,7 @@ RunOutcome RankRunner::RunOnce(const JobSpec& job, const RunLabels& labels, cons
   own.region = inner_.target().shared_region();
   own.start_realtime_ns = start_ns;
   own.run = out.result;
+  own.cold_read = std::move(cold_read);
   if (comm_.rank() != 0) {
     comm_.Send(0, Tag(kTagResult), EncodeRankRun(own));
     comm_.Flush(kRankResultWaitMs);

@@ -217,6 +217,72 @@ TEST(PacedRun, AsynchronousEngineKeepsTheScheduleWhileReaping) {
   EXPECT_NEAR(out.result.pacing->read_service->p50_us, 2000, 20);
 }
 
+// Issue 33: 2 IOPS for 3 s is 6 I/Os, due at 0, 0.5 ... 2.5 s. The worker then idles on
+// schedule until the deadline, so the window given is 3 s and the rate 6 / 3 = 2.0; ended
+// at the last completion (2.5 s) it read 2.4 and said "sustained".
+TEST(PacedRun, TimeBasedWindowEndsAtTheDeadlineNotTheLastCompletion) {
+  WorkerDrivenClock clock;
+  RunOutcome out = RunPaced(PacedJob(2, 3), clock, 100'000);
+  ASSERT_TRUE(out.status.ok()) << out.status.message();
+  ASSERT_TRUE(out.result.read && out.result.pacing);
+  EXPECT_EQ(out.result.read->ios, 6u);
+  EXPECT_NEAR(out.result.read->seconds, 3.0, 1e-6) << "the window given, to the deadline";
+  EXPECT_NEAR(out.result.pacing->achieved_iops, 2.0, 1e-6);
+  EXPECT_NEAR(out.result.read->iops, 2.0, 1e-6);
+  EXPECT_TRUE(out.result.pacing->sustained);
+  EXPECT_DOUBLE_EQ(out.result.pacing->excess_pct, 0);
+}
+
+// A target slow for the first second (5 ms per I/O, 200 IOPS) then fast (100 us). With a
+// 1 s ramp at 1,000 IOPS, the ramp ends 800 I/Os behind its schedule; the measured
+// schedule starts afresh at the ramp's end, so the 2 s window holds 2,000 I/Os (1,000
+// IOPS), not 2,800 issued at once to catch up (1,400 IOPS "achieved" of 1,000, "sustained").
+class SlowThenFastEngine final : public Engine {
+ public:
+  SlowThenFastEngine(WorkerDrivenClock* clock, uint64_t slow_until_ns) : clock_(clock), slow_until_ns_(slow_until_ns) {}
+  const char* name() const override { return "slow-then-fast"; }
+  EngineCaps caps() const override { return {.asynchronous = false, .fixed_buffers = false}; }
+  Status open(const EngineOpenParams&) override { return Status::Ok(); }
+  Result<size_t> submit(std::span<const IoRequest> requests) override {
+    for (const IoRequest& r : requests) {
+      clock_->AdvanceNs(clock_->NowNs() < slow_until_ns_ ? 5'000'000 : 100'000);
+      ready_.push_back({r.slot, static_cast<int64_t>(r.length)});
+    }
+    return requests.size();
+  }
+  Result<size_t> reap(std::span<IoCompletion> out, size_t, std::chrono::microseconds) override {
+    return testing::TakeReady(ready_, out);
+  }
+  Status sync() override { return Status::Ok(); }
+  void close() override {}
+
+ private:
+  WorkerDrivenClock* clock_;
+  uint64_t slow_until_ns_;
+  std::deque<IoCompletion> ready_;
+};
+
+TEST(PacedRun, ScheduleStartsWhenMeasuringStartsNotAtTheRamp) {
+  WorkerDrivenClock clock;
+  JobSpec job = PacedJob(1000, 2);
+  job.ramp_s = 1;
+  Result<std::unique_ptr<Target>> target = MakeTarget("null:", {});
+  ASSERT_TRUE(target.ok());
+  const uint64_t slow_until_ns = clock.NowNs() + 1'000'000'000ull;
+  RunHooks hooks = testing::EngineHooks([&clock, slow_until_ns] { return new SlowThenFastEngine(&clock, slow_until_ns); });
+  hooks.clock = &clock;
+  RunOutcome out = RunJob(job, *target.value(), {}, hooks);
+  ASSERT_TRUE(out.status.ok()) << out.status.message();
+  ASSERT_TRUE(out.result.read && out.result.pacing);
+  EXPECT_NEAR(out.result.read->seconds, 2.0, 0.001);
+  EXPECT_NEAR(static_cast<double>(out.result.read->ios), 2000, 2) << "the ramp's backlog was issued into the window";
+  EXPECT_NEAR(out.result.pacing->achieved_iops, 1000, 1000 * 0.01);
+  EXPECT_TRUE(out.result.pacing->sustained);
+  // The first measured I/O waits for the ramp's last (5 ms); none waits for the backlog
+  // (0.8 s behind), and the ramp's own I/Os, due before measuring began, are not counted.
+  EXPECT_LT(out.result.read->lat.max_us, 6000);
+}
+
 // An unpaced run has no pacing facts, and its latency is from the submit.
 TEST(PacedRun, UnpacedRunHasNoPacingFacts) {
   WorkerDrivenClock clock;

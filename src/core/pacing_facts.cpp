@@ -43,6 +43,22 @@ double ScheduledIops(const JobSpec& job) {
   return cycle_s > 0 ? job.threads * burst / cycle_s : 0;
 }
 
+void JudgePacing(const JobSpec& job, double seconds, uint32_t ranks, PacingFacts& f) {
+  const bool by_bytes = f.target_mb_per_s > 0;
+  const double target = by_bytes ? f.target_mb_per_s : f.target_iops;
+  const double achieved = by_bytes ? f.achieved_mb_per_s : f.achieved_iops;
+  f.shortfall_pct = target > 0 && achieved < target ? (target - achieved) / target * 100 : 0;
+  f.excess_pct = target > 0 && achieved > target ? (achieved - target) / target * 100 : 0;
+  double over_allowed_pct = kSustainedWithinPct;
+  if (target > 0 && seconds > 0) {
+    const double burst = job.pacing.think_s > 0 ? std::max<uint32_t>(job.pacing.burst, 1) : 1;
+    const double edge_iops = static_cast<double>(std::max<uint32_t>(ranks, 1)) * job.threads * burst / seconds;
+    const double edge = by_bytes ? edge_iops * MeanIoBytes(job) / 1e6 : edge_iops;
+    over_allowed_pct = std::max(over_allowed_pct, edge / target * 100);
+  }
+  f.sustained = f.shortfall_pct <= kSustainedWithinPct && f.excess_pct <= over_allowed_pct;
+}
+
 PacingFacts MeasurePacing(const JobSpec& job, const std::optional<DirectionResult>& read,
                           const std::optional<DirectionResult>& write, double seconds,
                           std::shared_ptr<const LatencyHistogram> read_service,
@@ -64,10 +80,7 @@ PacingFacts MeasurePacing(const JobSpec& job, const std::optional<DirectionResul
     f.achieved_iops = static_cast<double>(ios) / seconds;
     f.achieved_mb_per_s = static_cast<double>(bytes) / seconds / 1e6;
   }
-  const double target = f.target_mb_per_s > 0 ? f.target_mb_per_s : f.target_iops;
-  const double achieved = f.target_mb_per_s > 0 ? f.achieved_mb_per_s : f.achieved_iops;
-  if (target > 0 && achieved < target) f.shortfall_pct = (target - achieved) / target * 100;
-  f.sustained = f.shortfall_pct <= kSustainedWithinPct;
+  JudgePacing(job, seconds, 1, f);
   // Service time, summarised like the directions' latencies.
   auto service = [seconds](std::shared_ptr<const LatencyHistogram> h) -> std::optional<LatencySummary> {
     if (!h || h->count() == 0) return std::nullopt;

@@ -20,6 +20,13 @@ double MeanIoBytes(const JobSpec& job);
 // included; 0 when it is not paced.
 double ScheduledIops(const JobSpec& job);
 
+// Sets f.shortfall_pct, f.excess_pct and f.sustained from f's target and achieved rates
+// over a window of `seconds`: sustained when achieved is within kSustainedWithinPct of the
+// target either way. Over, the window's edge is allowed: each thread's schedule (of
+// `ranks` x job.threads threads) puts an I/O, or a whole burst, at the window's very start,
+// so a window can hold one burst per thread more than rate x window.
+void JudgePacing(const JobSpec& job, double seconds, uint32_t ranks, PacingFacts& f);
+
 // The facts of a paced run from its directions (latency from intended start, measured
 // over `seconds`) and the service-time histograms (from submit; null when none).
 PacingFacts MeasurePacing(const JobSpec& job, const std::optional<DirectionResult>& read,

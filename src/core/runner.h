@@ -49,6 +49,11 @@ struct RunHooks {
   // finished first (stonewall). kAbort stops them as an error would (no fsync, no
   // verify): another rank failed. kNone: run on. May be empty.
   std::function<StopKind()> stop_requested;
+  // Called, by a runner that hands its run on before the session sees it (a rank of many,
+  // src/cluster/), with the run as it ended: the session adds the facts only it knows
+  // about this process's run (the cold-read check's note and `cached`). A session that
+  // sets it adds them itself only when it was not called. May be empty.
+  std::function<void(RunResult&)> add_session_facts;
   // The clock the runner decides phases by (base/clock.h); null means MonotonicClock().
   // Tests pass a fake one, and the workers then time their phases and I/Os on it too.
   Clock* clock = nullptr;

@@ -80,18 +80,29 @@ void RunLoop(const WorkerContext& ctx, Engine& engine, const WorkerFile& file, B
   out.end_ns = now_ns();
 
   // Paced jobs: each I/O's intended start (core/pacer.h), which its latency is timed
-  // from; unpaced ones time it from the submit.
+  // from; unpaced ones time it from the submit. A ramp runs on a schedule of its own from
+  // the loop's start; the measured schedule starts afresh when measuring starts, so what
+  // the ramp fell behind by is not issued at once into the measured window.
   const bool paced = job.pacing.paced();
   Pacer pacer = paced ? Pacer(job.pacing, job.threads, out.end_ns) : Pacer();
+  bool ramp_schedule = paced && ctx.measure_start_ns > out.end_ns;
   std::vector<uint64_t> intended_ns(paced ? depth : 0);
   const uint64_t* started_ns = paced ? intended_ns.data() : submit_ns.data();
 
   while (true) {
-    if (!stopping && ctx.stop->requested()) stopping = true;
+    if (!stopping && ctx.stop->requested()) {
+      stopping = true;
+      // A paced worker may be idle when told to stop: its window ran until now.
+      if (paced) out.end_ns = std::max(out.end_ns, now_ns());
+    }
 
     uint32_t n = 0;
     uint64_t wait_until_ns = 0;  // paced: the next I/O's intended start, still ahead
     const uint64_t fill_now = paced ? now_ns() : 0;
+    if (ramp_schedule && fill_now >= ctx.measure_start_ns) {
+      pacer = Pacer(job.pacing, job.threads, ctx.measure_start_ns);
+      ramp_schedule = false;
+    }
     while (!stopping && free_count > 0) {
       // Before the draw: an I/O drawn and then held back for the schedule would be lost.
       const uint64_t due_ns = paced ? pacer.due_ns() : 0;
@@ -126,6 +137,10 @@ void RunLoop(const WorkerContext& ctx, Engine& engine, const WorkerFile& file, B
         pacer.Issued(io.bytes);
       }
     }
+    // Waits end no later than the measured schedule's start and the deadline: the first
+    // measured I/O is due at the one, and the window given ends at the other.
+    if (wait_until_ns && ramp_schedule) wait_until_ns = std::min(wait_until_ns, ctx.measure_start_ns);
+    if (wait_until_ns && ctx.deadline_ns) wait_until_ns = std::min(wait_until_ns, ctx.deadline_ns);
     if (n > 0) {
       uint64_t now = now_ns();
       for (uint32_t i = 0; i < n; ++i) submit_ns[batch[i].slot] = now;
@@ -141,7 +156,12 @@ void RunLoop(const WorkerContext& ctx, Engine& engine, const WorkerFile& file, B
     if (inflight == 0) {
       if (wait_until_ns == 0) break;
       WaitForSchedule(ctx, wait_until_ns, fill_now);
-      if (ctx.deadline_ns && now_ns() >= ctx.deadline_ns) stopping = true;
+      if (ctx.deadline_ns && now_ns() >= ctx.deadline_ns) {
+        stopping = true;
+        // Idle on schedule until the deadline: the window given ends there, not at the
+        // last completion (which would count the I/Os over less time than they had).
+        out.end_ns = std::max(out.end_ns, ctx.deadline_ns);
+      }
       continue;
     }
 
@@ -167,7 +187,8 @@ void RunLoop(const WorkerContext& ctx, Engine& engine, const WorkerFile& file, B
         ctx.stop->Abort();
         continue;
       }
-      if (now < ctx.measure_start_ns) continue;  // ramp
+      // The ramp: completed before measuring began or, paced, due on the ramp's schedule.
+      if (now < ctx.measure_start_ns || (paced && intended_ns[c.slot] < ctx.measure_start_ns)) continue;
       // Paced: from the intended start (what the user waited); else from the submit.
       const uint64_t latency_ns = now - started_ns[c.slot];
       if (dir == IoDir::kRead) {
@@ -188,7 +209,10 @@ void RunLoop(const WorkerContext& ctx, Engine& engine, const WorkerFile& file, B
       progress.write_bytes.store(out.write_bytes, std::memory_order_relaxed);
       progress.ios.store(out.read_ios + out.write_ios, std::memory_order_relaxed);
     }
-    if (ctx.deadline_ns && now >= ctx.deadline_ns) stopping = true;
+    if (ctx.deadline_ns && now >= ctx.deadline_ns) {
+      stopping = true;
+      if (paced) out.end_ns = std::max(out.end_ns, ctx.deadline_ns);
+    }
   }
 
   // Writes are not done until they are durable: the fsync belongs inside the clock, however

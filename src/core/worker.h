@@ -74,7 +74,7 @@ struct WorkerOutput {
   uint64_t read_bytes = 0, write_bytes = 0;
   uint64_t read_ios = 0, write_ios = 0;
   uint64_t errors = 0;
-  uint64_t end_ns = 0;  // last completion (or the fsync after it)
+  uint64_t end_ns = 0;  // last completion (or the fsync after it; paced: or the deadline or stop it idled to)
   uint64_t verified_bytes = 0;  // --verify: bytes read back and found as written
   Status error;         // the first failure, which also stopped every worker
   // Mixed sizes or offsets (MixedIoShapes): per size of workload/block_size_mix.h's plan,

@@ -38,6 +38,9 @@ ojson RankToJson(const RankResult& r) {
   if (DidIo(r.read)) j["read"] = DirectionToJson(*r.read);
   if (DidIo(r.write)) j["write"] = DirectionToJson(*r.write);
   if (r.app_mb_per_s) j["app_mb_per_s"] = *r.app_mb_per_s;
+  if (r.seed) j["seed"] = *r.seed;
+  if (r.cached) j["cached"] = *r.cached;
+  if (!r.cold_read.empty()) j["cold_read"] = r.cold_read;
   return j;
 }
 
@@ -138,6 +141,13 @@ Result<ClusterFacts> ClusterFromJson(const nlohmann::json& j) {
       if (e.contains("read")) r.read = DirectionFromJson(e.at("read"));
       if (e.contains("write")) r.write = DirectionFromJson(e.at("write"));
       if (e.contains("app_mb_per_s")) r.app_mb_per_s = e.at("app_mb_per_s").get<double>();
+      if (e.contains("seed")) {
+        if (!e.at("seed").is_number_unsigned())
+          return Status::BadInput("cluster.each[" + std::to_string(i) + "].seed: expected a whole number");
+        r.seed = e.at("seed").get<uint64_t>();
+      }
+      if (e.contains("cached")) r.cached = e.at("cached").get<bool>();
+      r.cold_read = e.value("cold_read", std::string());
       f.each.push_back(std::move(r));
       ++i;
     }

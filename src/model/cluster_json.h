@@ -14,7 +14,8 @@ namespace nasperf {
 //  "each": [{"rank", "host", "nic" (RankNicToJson, when known), "region" (RankRegionToJson,
 //            ranks sharing one file or device), "reported", "start_offset_s",
 //            "seconds", "partial", "error" (when any), "read"/"write" (DirectionToJson, when
-//            it did I/O)}]}
+//            it did I/O), "seed", "cached", "cold_read" (its own seed and cold-read check,
+//            when it had them)}]}
 nlohmann::ordered_json ClusterToJson(const ClusterFacts& facts);
 // Reads what ClusterToJson wrote; BadInput naming the member ("cluster.each[2].rank: ...").
 Result<ClusterFacts> ClusterFromJson(const nlohmann::json& j);

@@ -55,5 +55,31 @@ TEST(ClusterJson, MalformedNicIsOneClearError) {
   }
 }
 
+
+// Issue 33 item 6: each rank's own seed and cold-read check come back as written; a rank
+// without them has none.
+TEST(ClusterJson, EachRanksSeedAndColdReadCheckRoundTrip) {
+  ClusterFacts in = TwoRanks();
+  in.each[0].seed = 18446744073709551557ull;
+  in.each[0].cached = false;
+  in.each[0].cold_read = "page cache dropped ...; mincore found at most 0.0 % of the 8 MiB still cached";
+  in.each[1].seed = 7;
+  in.each[1].cached = true;
+  Result<ClusterFacts> out = ClusterFromJson(nlohmann::json::parse(ClusterToJson(in).dump()));
+  ASSERT_TRUE(out.ok()) << out.status().message();
+  EXPECT_EQ(out.value().each[0].seed, in.each[0].seed);
+  EXPECT_EQ(out.value().each[0].cached, false);
+  EXPECT_EQ(out.value().each[0].cold_read, in.each[0].cold_read);
+  EXPECT_EQ(out.value().each[1].seed, 7u);
+  EXPECT_EQ(out.value().each[1].cached, true);
+  EXPECT_FALSE(out.value().each[2].seed);
+  EXPECT_FALSE(out.value().each[2].cached);
+  nlohmann::json bad = nlohmann::json::parse(ClusterToJson(in).dump());
+  bad["each"][1]["seed"] = "seven";
+  Result<ClusterFacts> refused = ClusterFromJson(bad);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.status().message(), "cluster.each[1].seed: expected a whole number");
+}
+
 }  // namespace
 }  // namespace nasperf

@@ -26,21 +26,27 @@ Result<LatencySummary> SummaryFromJson(const nlohmann::json& j, const std::strin
 
 }  // namespace
 
-ojson PacingToJson(const PacingFacts& f, uint32_t threads) {
-  ojson j = {{"rates_are", "job total over all threads"}, {"threads", threads}};
-  const double per_thread = threads ? 1.0 / threads : 1.0;
+ojson PacingToJson(const PacingFacts& f, uint32_t threads, uint32_t ranks) {
+  ojson j = ranks > 1 ? ojson{{"rates_are", "job total over all ranks and threads"}, {"ranks", ranks}}
+                      : ojson{{"rates_are", "job total over all threads"}};
+  j["threads"] = threads;
+  const double per_rank = ranks > 1 ? 1.0 / ranks : 1.0;
+  const double per_thread = (threads ? 1.0 / threads : 1.0) * per_rank;
   if (f.target_iops > 0) {
     j["target_iops"] = f.target_iops;
+    if (ranks > 1) j["per_rank_target_iops"] = f.target_iops * per_rank;
     j["per_thread_target_iops"] = f.target_iops * per_thread;
   }
   if (f.target_mb_per_s > 0) {
     j["target_mb_per_s"] = f.target_mb_per_s;
+    if (ranks > 1) j["per_rank_target_mb_per_s"] = f.target_mb_per_s * per_rank;
     j["per_thread_target_mb_per_s"] = f.target_mb_per_s * per_thread;
   }
   j["achieved_iops"] = f.achieved_iops;
   j["achieved_mb_per_s"] = f.achieved_mb_per_s;
   j["sustained"] = f.sustained;
   j["shortfall_pct"] = f.shortfall_pct;
+  j["excess_pct"] = f.excess_pct;
   j["lat_us_from"] = "intended start";
   j["service_us_from"] = "submit";
   if (f.read_service) j["read_service_us"] = SummaryToJson(*f.read_service);
@@ -54,7 +60,7 @@ Result<PacingFacts> PacingFromJson(const nlohmann::json& j) {
   for (auto [key, out] :
        {std::pair{"target_iops", &f.target_iops}, std::pair{"achieved_iops", &f.achieved_iops},
         std::pair{"target_mb_per_s", &f.target_mb_per_s}, std::pair{"achieved_mb_per_s", &f.achieved_mb_per_s},
-        std::pair{"shortfall_pct", &f.shortfall_pct}}) {
+        std::pair{"shortfall_pct", &f.shortfall_pct}, std::pair{"excess_pct", &f.excess_pct}}) {
     auto it = j.find(key);
     if (it == j.end()) continue;
     if (!it->is_number()) return Status::BadInput(std::string("pacing.") + key + ": expected a number");

@@ -12,10 +12,12 @@ namespace nasperf {
 
 // {"rates_are": "job total over all threads", "threads", "target_iops" (or
 //  "target_mb_per_s"), its "per_thread_" twin, "achieved_iops", "achieved_mb_per_s",
-//  "sustained", "shortfall_pct", "lat_us_from": "intended start", "service_us_from": "submit",
+//  "sustained", "shortfall_pct", "excess_pct", "lat_us_from": "intended start", "service_us_from": "submit",
 //  "read_service_us" / "write_service_us": {"mean", "p50", "p90", "p99", "p999", "max"}}
 // A target that is 0 (not paced by it) is left out, as is a direction without service times.
-nlohmann::ordered_json PacingToJson(const PacingFacts& facts, uint32_t threads);
+// A run of `ranks` > 1 clients (mpirun): "rates_are": "job total over all ranks and
+// threads", "ranks" and "per_rank_target_..." too; "threads" is each rank's.
+nlohmann::ordered_json PacingToJson(const PacingFacts& facts, uint32_t threads, uint32_t ranks = 1);
 // Reads what PacingToJson wrote, tolerantly (missing members keep their defaults); the
 // histograms do not travel. BadInput naming the member when one has the wrong type.
 Result<PacingFacts> PacingFromJson(const nlohmann::json& j);

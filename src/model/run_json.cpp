@@ -154,7 +154,9 @@ ojson RunToJson(const RunResult& run) {
   if (run.cached) j["cached"] = *run.cached;
   j["protocol"] = ProtocolToJson(run.protocol);
   if (run.app) j["app"] = AppToJson(*run.app);
-  if (run.pacing) j["pacing"] = PacingToJson(*run.pacing, run.job.threads);
+  if (run.pacing)
+    j["pacing"] = PacingToJson(*run.pacing, run.job.threads,
+                               run.cluster && run.cluster->ranks > 1 ? static_cast<uint32_t>(run.cluster->ranks) : 1);
   if (!run.repeats.empty()) {
     j["repeats_mb_per_s"] = RepeatTotals(run);
     j["repeats"] = RepeatsToJson(run);

@@ -221,7 +221,9 @@ CompareSection PacingSection(const std::vector<CompareColumn>& columns) {
       Set(rows[7].cells[c], p.write_service->p50_us);
       Set(rows[8].cells[c], p.write_service->p99_us);
     }
-    if (!p.sustained) short_of.push_back(fmt::format("{} ({:.1f} % short)", ColumnId(columns[c]), p.shortfall_pct));
+    if (!p.sustained)
+      short_of.push_back(p.excess_pct > 0 ? fmt::format("{} ({:.1f} % over)", ColumnId(columns[c]), p.excess_pct)
+                                          : fmt::format("{} ({:.1f} % short)", ColumnId(columns[c]), p.shortfall_pct));
   }
   DropEmpty(rows);
   AgainstFirst(rows);

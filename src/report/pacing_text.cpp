@@ -45,12 +45,19 @@ std::string PacingText(const RunResult& run) {
   const double achieved = by_bytes ? p.achieved_mb_per_s : p.achieved_iops;
   const char* unit = by_bytes ? "MB/s" : "IOPS";
   const uint32_t threads = run.job.threads ? run.job.threads : 1;
-  const std::string split =
-      fmt::format("{}, the job's total over {} thread{}, {} per thread", ScheduleText(run.job.pacing), threads,
-                  threads == 1 ? "" : "s", Rate(target / threads));
+  // Many clients: the rates are the job's total over every rank's threads.
+  const uint32_t ranks = run.cluster && run.cluster->ranks > 1 ? static_cast<uint32_t>(run.cluster->ranks) : 1;
+  const std::string over =
+      ranks > 1 ? fmt::format("{} ranks x {} thread{}", ranks, threads, threads == 1 ? "" : "s")
+                : fmt::format("{} thread{}", threads, threads == 1 ? "" : "s");
+  const std::string split = fmt::format("{}, the job's total over {}, {} per thread", ScheduleText(run.job.pacing),
+                                        over, Rate(target / threads / ranks));
   if (p.sustained)
     out += fmt::format("paced: {} {} scheduled ({}), {} achieved (sustained: within {:g} %)\n", Rate(target), unit,
                        split, Rate(achieved), kSustainedWithinPct);
+  else if (p.excess_pct > 0)
+    out += fmt::format("paced: overshot {} {}: {} achieved ({:.1f} % over; scheduled by {})\n", Rate(target), unit,
+                       Rate(achieved), p.excess_pct, split);
   else
     out += fmt::format("paced: could not sustain {} {}: {} achieved ({:.1f} % short; scheduled by {})\n", Rate(target),
                        unit, Rate(achieved), p.shortfall_pct, split);

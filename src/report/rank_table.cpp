@@ -64,6 +64,13 @@ std::string RanksText(const RunResult& run) {
                        io ? fmt::format("{:.0f}", Iops(r)) : "-", timed ? fmt::format("{:.1f}", P99(r)) : "-",
                        r.partial ? "  [PARTIAL: " + r.error + "]" : "");
   }
+  // Each rank's own seed and cold-read check: no one rank's stands for the run's.
+  for (const RankResult& r : c.each) {
+    if (!r.reported || (!r.seed && r.cold_read.empty())) continue;
+    std::string facts = r.seed ? fmt::format("seed {}", *r.seed) : "";
+    if (!r.cold_read.empty()) facts += (facts.empty() ? "" : "; ") + r.cold_read;
+    out += fmt::format("rank {}: {}\n", r.rank, facts);
+  }
   out += InventoryText(c);
   out += fmt::format("spread: fastest rank {:.1f} % above the slowest{}\n", c.spread_pct,
                      c.spread_flagged ? " [UNEVEN: over 10 %]" : "");

@@ -18,10 +18,17 @@ SessionRun RunSession::Run(const SessionJob& sj) {
   RunHooks hooks;
   hooks.on_sample = [this](const Sample& s) { progress_.Show(s); };
   hooks.before_repeat = sj.before_repeat;
-  if (sj.cold_reads) hooks.before_clock = cold_reads.HookFor(sj.job);
+  bool facts_added = false;  // by a rank of many, to its own run before it went to rank 0
+  if (sj.cold_reads) {
+    hooks.before_clock = cold_reads.HookFor(sj.job);
+    hooks.add_session_facts = [&](RunResult& run) {
+      cold_reads.AddTo(run);
+      facts_added = true;
+    };
+  }
   RunOutcome outcome = runner_.Run(sj.job, RunLabels{sj.name, tags_}, hooks);
   progress_.Clear();
-  if (sj.cold_reads) cold_reads.AddTo(outcome.result);
+  if (sj.cold_reads && !facts_added) cold_reads.AddTo(outcome.result);
   if (!sj.test.empty()) outcome.result.test = sj.test;
   if (sj.finish) sj.finish(outcome.result);
   out.status = outcome.status;
