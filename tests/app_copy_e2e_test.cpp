@@ -169,7 +169,8 @@ TEST(AppDirCopy, WritesSayWhetherTheyWereFlushedInTheTableAndTheJson) {
   EXPECT_TRUE(Contains(table.out, "1 thread, writes not flushed (page cache)")) << table.out;
   EXPECT_FALSE(Contains(table.out, "cache cold")) << table.out;
   // A copy that reads and writes says both; the default file-copy flushes.
-  CliResult both = RunNasperf({"app", "file-copy", "--from", from.path(), "--to", to.path(), "--size", "2m", "--no-store"});
+  CliResult both =
+      RunNasperf({"app", "file-copy", "--from", from.path(), "--to", to.path(), "--size", "2m", "--no-store"});
   ASSERT_EQ(both.exit_code, 0) << both.err;
   EXPECT_TRUE(Contains(both.out, ", writes flushed (fsync inside the clock)")) << both.out;
   EXPECT_TRUE(Contains(both.out, "1 thread, read cache ")) << both.out;

@@ -164,7 +164,8 @@ TEST(RunE2eTest, AWriteSaysWhetherItWasFlushed) {
   CliResult synced = RunNasperf({"run", dir.path(), "--rw", "write", "--size", "1m", "--fsync", "--no-store"});
   ASSERT_EQ(synced.exit_code, 0) << synced.err;
   EXPECT_TRUE(Contains(synced.out, "\nwrites: flushed (fsync inside the clock)\n")) << synced.out;
-  nlohmann::json doc = NasperfJson({"run", dir.path(), "--rw", "write", "--size", "1m", "--fsync", "--no-store", "--json"});
+  nlohmann::json doc =
+      NasperfJson({"run", dir.path(), "--rw", "write", "--size", "1m", "--fsync", "--no-store", "--json"});
   EXPECT_EQ(doc["runs"][0]["write_flush"], "fsync_in_clock") << doc.dump(2);
   nlohmann::json read = NasperfJson({"run", "null:", "--size", "1m", "--no-store", "--json"});
   EXPECT_FALSE(read["runs"][0].contains("write_flush")) << "a read has no flush state";

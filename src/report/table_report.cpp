@@ -247,8 +247,9 @@ std::string RepeatUntilLine(const RunResult& run) {
   const std::string from =
       run.repeat_until_min_repeats ? fmt::format(" (checked from {} repeats on)", run.repeat_until_min_repeats) : "";
   if (*run.repeat_until_met)
-    return fmt::format("repeat-until: the 95 % interval's half-width got under {:g} % of the median after {} repeats{}\n",
-                       run.job.repeat_until_ci_pct, repeats, from);
+    return fmt::format(
+        "repeat-until: the 95 % interval's half-width got under {:g} % of the median after {} repeats{}\n",
+        run.job.repeat_until_ci_pct, repeats, from);
   return fmt::format("repeat-until: not met: the 95 % interval's half-width was still {:g} % of the median or more "
                      "after {} repeat{} (the cap is --repeat {})\n",
                      run.job.repeat_until_ci_pct, repeats, repeats == 1 ? "" : "s", run.job.repeat);
