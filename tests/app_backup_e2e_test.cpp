@@ -28,6 +28,12 @@ TEST(AppBackupE2e, BackupPacksTheSourceAndReportsSourceMegabytesPerSecond) {
   EXPECT_TRUE(Contains(r.out, "4 files, 2 directories, 3000123 source bytes")) << r.out;
   EXPECT_TRUE(Contains(r.out, "MB/s of source")) << r.out;
   EXPECT_TRUE(Contains(r.out, "NAS busy: not measured")) << r.out;
+  // Issue 33 item 5: the image is fsynced inside the clock, and the table says so beside
+  // the source tree's (read-side) cache state.
+  EXPECT_TRUE(Contains(r.out, ", read cache cold, writes flushed (fsync inside the clock)") ||
+              Contains(r.out, ", read cache warm, writes flushed (fsync inside the clock)") ||
+              Contains(r.out, ", read cache unknown, writes flushed (fsync inside the clock)"))
+      << r.out;
   EXPECT_TRUE(target.Entries().empty());
   EXPECT_EQ(src.Entries(), (std::vector<std::string>{"a.txt", "docs"}));  // the source is untouched
 }
@@ -42,6 +48,11 @@ TEST(AppBackupE2e, RestoreUnpacksToScratchAndANullSink) {
     CliResult r = RunNasperf(args, 120);
     ASSERT_EQ(r.exit_code, 0) << Join(args) << r.err << r.out;
     EXPECT_TRUE(Contains(r.out, "4 files, 2 directories, 3000123 source bytes")) << r.out;
+    // Unpacked into --scratch: written inside the clock, unflushed; to nowhere: nothing written.
+    if (extra.empty())
+      EXPECT_FALSE(Contains(r.out, ", writes ")) << r.out;
+    else
+      EXPECT_TRUE(Contains(r.out, ", writes not flushed (page cache)")) << r.out;
     EXPECT_TRUE(target.Entries().empty());
     EXPECT_TRUE(scratch.Entries().empty());
   }

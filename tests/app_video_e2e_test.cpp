@@ -59,6 +59,22 @@ TEST(AppVideoE2e, JsonCarriesBothDirectionsOfAMix) {
   EXPECT_EQ(run["read"]["ios"], 10);
   EXPECT_EQ(run["write"]["ios"], 10);
   EXPECT_EQ(run["test"], "video mix 2x40Mbit");
+  // A stream's file is open the whole run: no files/s (it was 0); the recording stream's
+  // chunks are closed unflushed.
+  EXPECT_FALSE(run["app"].contains("files_per_s")) << run["app"].dump(2);
+  EXPECT_EQ(run["app"]["write_flush"], "none");
+  EXPECT_TRUE(d.target.Entries().empty());
+}
+
+// Issue 33 item 5: video printed "0.0 files/s"; a figure that does not apply is "-". Its
+// recording streams write without a flush, and the table says so.
+TEST(AppVideoE2e, FilesPerSecondIsADashAndRecordingSaysItIsNotFlushed) {
+  VideoDirs d;
+  CliResult r = RunNasperf(VideoArgs(d, {"--streams", "1", "--time", "2", "--record"}), 120);
+  ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+  EXPECT_TRUE(Contains(r.out, " MB/s, - files/s")) << r.out;
+  EXPECT_FALSE(Contains(r.out, "0.0 files/s")) << r.out;
+  EXPECT_TRUE(Contains(r.out, "1 thread, writes not flushed (page cache)")) << r.out;
   EXPECT_TRUE(d.target.Entries().empty());
 }
 

@@ -172,6 +172,8 @@ const std::vector<OptionCase>& OptionCases() {
       {"RepeatUntilNotAPercent", {"run", "DIR", "--repeat-until", "tight", "--size", "1m"}, {{"--repeat-until", "tight"}, {}}},
       {"RepeatUntilAbove100", {"run", "DIR", "--repeat-until", "150%", "--size", "1m"}, {{"--repeat-until"}, {}}},
       {"RepeatUntilCapOfOne", {"run", "DIR", "--repeat-until", "5%", "--repeat", "1", "--size", "1m"}, {{"--repeat-until", "--repeat 1"}, {}}},
+      // Issue 33 item 7: the rule is checked from 5 repeats on; a cap below that is refused.
+      {"RepeatUntilCapBelowTheMinimum", {"run", "DIR", "--repeat-until", "5%", "--repeat", "4", "--size", "1m"}, {{"--repeat-until", "--repeat 4", "no earlier than 5 repeats"}, {}}},
       {"PsyncWithQueueDepth",
        {"run", "DIR", "--engine", "psync", "--qd", "8", "--size", "1m"},
        {{"--qd", "psync", "io_uring"}, {}}},

@@ -122,6 +122,13 @@ TEST(QuickE2eTest, TableHasTheFourRowsAndTheUnits) {
   EXPECT_TRUE(unit_line) << "no line states MB/s = 10^6 B/s:\n" << r.out;
   EXPECT_TRUE(r.out.find("us") != std::string::npos || r.out.find("microseconds") != std::string::npos) << r.out;
   EXPECT_EQ(r.out.find("PARTIAL"), std::string::npos) << r.out;
+  // Issue 33 item 5: the write columns say how the writes ended (quick fsyncs where it
+  // falls back to buffered I/O; O_DIRECT passes the page cache, not the device's cache).
+  const std::string flush = RefusesODirect(dir.path())
+                                ? "Write columns: flushed (fsync inside the clock)\n"
+                                : "Write columns: not flushed (O_DIRECT passes this machine's page cache, not the "
+                                  "device's cache)\n";
+  EXPECT_NE(r.out.find(flush), std::string::npos) << r.out;
   EXPECT_TRUE(DirEntries(dir.path()).empty());
 }
 

@@ -154,6 +154,24 @@ TEST(RunE2eTest, TimeLimitRunsForThatLongWithOneSamplePerSecond) {
 // --time follows the ramp (job.h: "time limit in seconds after the ramp"; --ramp's help:
 // "added before --time"), so the measured time is --time: 2 s, 3 s if the ramp were
 // counted, 1 s if the ramp were taken out of --time.
+// Issue 33 item 5: every write figure says whether it was flushed inside the clock, in
+// the table and the JSON ("write_flush"), from what ran: --fsync or not.
+TEST(RunE2eTest, AWriteSaysWhetherItWasFlushed) {
+  TempDir dir;
+  CliResult plain = RunNasperf({"run", dir.path(), "--rw", "write", "--size", "1m", "--no-store"});
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  EXPECT_TRUE(Contains(plain.out, "\nwrites: not flushed (page cache)\n")) << plain.out;
+  CliResult synced = RunNasperf({"run", dir.path(), "--rw", "write", "--size", "1m", "--fsync", "--no-store"});
+  ASSERT_EQ(synced.exit_code, 0) << synced.err;
+  EXPECT_TRUE(Contains(synced.out, "\nwrites: flushed (fsync inside the clock)\n")) << synced.out;
+  nlohmann::json doc =
+      NasperfJson({"run", dir.path(), "--rw", "write", "--size", "1m", "--fsync", "--no-store", "--json"});
+  EXPECT_EQ(doc["runs"][0]["write_flush"], "fsync_in_clock") << doc.dump(2);
+  nlohmann::json read = NasperfJson({"run", "null:", "--size", "1m", "--no-store", "--json"});
+  EXPECT_FALSE(read["runs"][0].contains("write_flush")) << "a read has no flush state";
+  EXPECT_TRUE(DirEntries(dir.path()).empty());
+}
+
 TEST(RunE2eTest, RampIsLeftOutOfTheMeasuredTime) {
   TempDir dir;
   ASSERT_TRUE(dir.ok());

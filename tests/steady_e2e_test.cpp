@@ -59,12 +59,44 @@ TEST(SteadyTest, TimeEndingFirstIsNotSteady) {
 
 TEST(RepeatUntilTest, UnmetRunsToTheCapAndSaysSo) {
   json doc = NasperfJson(
-      {"run", "null:", "--size", "16m", "--repeat-until", "0.000001%", "--repeat", "3", "--no-store", "--json"});
+      {"run", "null:", "--size", "16m", "--repeat-until", "0.000001%", "--repeat", "5", "--no-store", "--json"});
   const json& run = doc["runs"][0];
   ASSERT_TRUE(run.contains("repeat_until")) << run.dump(2);
   EXPECT_EQ(run["repeat_until"]["met"], false);
-  EXPECT_EQ(run["repeat_until"]["repeats"], 3);
-  EXPECT_EQ(run["repeats"]["each"].size(), 3u);
+  EXPECT_EQ(run["repeat_until"]["repeats"], 5);
+  EXPECT_EQ(run["repeat_until"]["min_repeats"], 5);
+  EXPECT_EQ(run["repeats"]["each"].size(), 5u);
+  EXPECT_FALSE(run["repeats"].contains("ci_after_data_dependent_stop")) << "it ran to its cap: n was fixed";
+}
+
+// Issue 33 item 7: a rule any interval meets stopped at n = 2 and printed a fixed-n 95 %
+// interval as if n had been fixed. It is checked from 5 repeats on, and the interval of
+// the stopped series says it is the fixed-n formula after a data-dependent stop.
+TEST(RepeatUntilTest, AStopComesNoEarlierThanFiveRepeatsAndItsIntervalSaysSo) {
+  // Repeats of 1 s each (null: over 16m is microseconds, too noisy for any rule here).
+  CliResult r =
+      RunNasperf({"run", "null:", "--size", "1t", "--time", "1s", "--repeat-until", "100%", "--no-store"}, 120);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(Contains(r.out, "median of 5 repeats; 95 % CI of the mean ")) << r.out;
+  EXPECT_TRUE(Contains(r.out, "(Student t on the mean; fixed-n formula after a data-dependent stop: wider in truth)"))
+      << r.out;
+  EXPECT_TRUE(Contains(r.out, "of the median after 5 repeats (checked from 5 repeats on)")) << r.out;
+  json doc = NasperfJson(
+      {"run", "null:", "--size", "1t", "--time", "1s", "--repeat-until", "100%", "--no-store", "--json"}, 120);
+  const json& run = doc["runs"][0];
+  EXPECT_EQ(run["repeat_until"]["met"], true);
+  EXPECT_EQ(run["repeat_until"]["repeats"], 5);
+  EXPECT_EQ(run["repeats"]["ci_after_data_dependent_stop"], true);
+}
+
+// Issue 33 item 7: the steady run's rows did not say which figure was the whole run and
+// which the steady window; each row is labelled now.
+TEST(SteadyTest, TheTableLabelsTheWholeRunAndTheSteadyWindowRows) {
+  CliResult r = RunNasperf({"run", "null:", "--size", "1t", "--time", "30s", "--steady", "bw:100%:2s", "--no-store"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(Contains(r.out, "\nread, whole run ")) << r.out;
+  EXPECT_TRUE(Contains(r.out, "\nsteady window ")) << r.out;
+  EXPECT_TRUE(Contains(r.out, "\"whole run\" is every measured second, \"steady window\" the last 2 s")) << r.out;
 }
 
 TEST(RepeatUntilTest, DefaultCapIsTenAndTheTableSaysHowManyRepeats) {

@@ -45,6 +45,22 @@ struct AppDataset {
   bool operator==(const AppDataset&) const = default;
 };
 
+// AppFigures::write_flush: each file written was fsynced (flushed to stable storage, as
+// the target reports it) before the clock stopped ...
+inline constexpr const char* kWriteFlushInClock = "fsync_in_clock";
+// ... none was: the clock stopped with the data in a page cache (the client's or the server's) ...
+inline constexpr const char* kWriteFlushNone = "none";
+// ... some were (the target stopped offering a flush part way through).
+inline constexpr const char* kWriteFlushSome = "some_files";
+
+// The write_flush of a run that wrote `written_bytes` in `written_files` files inside its
+// clock ("" when it wrote nothing) and fsynced `flushed_files` of them there.
+inline std::string WriteFlushOf(uint64_t written_bytes, uint64_t written_files, uint64_t flushed_files) {
+  if (written_bytes == 0 && written_files == 0) return "";
+  if (flushed_files == 0) return kWriteFlushNone;
+  return flushed_files >= written_files ? kWriteFlushInClock : kWriteFlushSome;
+}
+
 struct AppFigures {
   std::string workload;            // "file-copy", "dir-copy", "backup", "restore", "video", "photo-album", "office"
   std::string from, to;            // what was copied from and to, as named (passwords redacted)
@@ -52,10 +68,15 @@ struct AppFigures {
   uint64_t bytes = 0;              // payload moved
   uint64_t files = 0;
   double mb_per_s = 0;             // bytes / elapsed_s / 10^6
-  double files_per_s = 0;
+  // files / elapsed_s; nullopt where files are not what the workload moves (video: a
+  // "file" is a stream, open for the whole run), printed "-" and left out of the JSON.
+  std::optional<double> files_per_s;
   std::optional<double> source_mb_per_s;  // backup/restore: source bytes / elapsed (the seed's convention)
   uint32_t threads = 1;
-  std::string cache_state;         // "cold" | "warm" | "unknown", as checked
+  std::string cache_state;         // "cold" | "warm" | "unknown", as checked (a read-side state)
+  // Whether what the run wrote inside its clock was flushed there: kWriteFlushInClock,
+  // kWriteFlushNone, kWriteFlushSome, or "" when the run wrote nothing in its clock.
+  std::string write_flush;
   std::optional<double> fill_pct;  // the volume's fill level during the run (--fill)
   std::optional<double> small_file_penalty;  // dir-copy: file-copy MB/s of the same bytes / this MB/s
   std::vector<AppOpLatency> ops;

@@ -235,12 +235,25 @@ struct RunResult {
   // --repeat-until: whether the interval got under the asked width, and after how many
   // repeats (repeats.size()). nullopt when not asked.
   std::optional<bool> repeat_until_met;
+  // --repeat-until: the fewest repeats its rule could stop at (stats/confidence.h); 0 for
+  // a run stored before nasperf recorded it.
+  uint32_t repeat_until_min_repeats = 0;
   // Job files (--job, --fio-job, --iometer): the job's name in its file and the group it
   // ran with (jobs of one group run at the same time; empty when not from a file).
   std::string job_name, job_group;
   // Many clients (mpirun): the ranks and their merged facts; nullopt for one process.
   std::optional<ClusterFacts> cluster;
 };
+
+// What a nasperf job's writes (run, quick, sweep) were left as when its clock stopped:
+// kWriteFlushInClock with --fsync (each thread's file fsynced before the write clock
+// stops), kWriteFlushNone without (in a page cache: this machine's when buffered, the
+// device's or the server's otherwise). "" for a run that wrote nothing, an application
+// run (it says its own, app.write_flush), a network test and an imported run.
+inline std::string JobWriteFlush(const RunResult& run) {
+  if (run.app || run.engine == "net" || run.source_tool != "nasperf" || !DidIo(run.write)) return "";
+  return run.job.fsync ? kWriteFlushInClock : kWriteFlushNone;
+}
 
 // The queue depth a run's labels show: the one it ran, else (not known) the one asked.
 inline uint32_t QueueDepthRun(const RunResult& run) { return run.qd_run ? run.qd_run : run.job.qd; }

@@ -100,7 +100,13 @@ void FillBackupRun(const AppBackupOptions& o, bool restore, const BackupFigures&
   a.source_mb_per_s = f.elapsed_s > 0 ? static_cast<double>(f.source_bytes) / f.elapsed_s / 1e6 : 0;
   a.threads = 2;
   a.cache_state = "unknown";
+  // A backup's image is fsynced inside the clock (where the target can); a restore's
+  // unpacked files (--scratch) are closed unflushed inside it; to null: nothing is written.
+  if (!restore) a.write_flush = f.flushed ? kWriteFlushInClock : kWriteFlushNone;
+  else if (!o.scratch.empty()) a.write_flush = WriteFlushOf(f.source_bytes, f.files, 0);
   run.app = a;
+  if (!restore && !f.flush_unavailable.empty())
+    run.notes.push_back("no flush: " + f.flush_unavailable + "; timed to the image's close");
   const DirectionResult d = SummariseDirection(f.image_bytes, f.chunks, f.elapsed_s, 0, nullptr);
   (restore ? run.read : run.write) = d;
   run.job.size = f.image_bytes;

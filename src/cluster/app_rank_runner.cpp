@@ -112,7 +112,7 @@ RunResult MergeAppRanks(const std::vector<RankRun>& ranks, const std::vector<std
   int64_t earliest = std::numeric_limits<int64_t>::max(), latest = std::numeric_limits<int64_t>::min();
   OpHistograms times;
   bool any_ops = false;
-  std::vector<std::string> cache_states;
+  std::vector<std::string> cache_states, write_flushes;
   for (size_t i = 0; i < ranks.size(); ++i) {
     const RankRun& r = ranks[i];
     if (!r.reported || !r.run.app) continue;
@@ -132,6 +132,9 @@ RunResult MergeAppRanks(const std::vector<RankRun>& ranks, const std::vector<std
     }
     if (std::find(cache_states.begin(), cache_states.end(), r.run.app->cache_state) == cache_states.end())
       cache_states.push_back(r.run.app->cache_state);
+    if (!r.run.app->write_flush.empty() &&
+        std::find(write_flushes.begin(), write_flushes.end(), r.run.app->write_flush) == write_flushes.end())
+      write_flushes.push_back(r.run.app->write_flush);
   }
   app.bytes = bytes;
   app.files = files;
@@ -140,13 +143,17 @@ RunResult MergeAppRanks(const std::vector<RankRun>& ranks, const std::vector<std
   app.elapsed_s = latest > earliest ? static_cast<double>(latest - earliest) / 1e9 : 0;
   if (app.source_mb_per_s) app.source_mb_per_s = app.elapsed_s > 0 ? source_mb / app.elapsed_s : 0;
   app.mb_per_s = app.elapsed_s > 0 ? app.bytes / app.elapsed_s / 1e6 : 0;
-  app.files_per_s = app.elapsed_s > 0 ? app.files / app.elapsed_s : 0;
+  if (app.files_per_s) app.files_per_s = app.elapsed_s > 0 ? app.files / app.elapsed_s : 0;
   // Percentiles of the summed histograms; rank 0's own when no rank kept any.
   if (any_ops) app.ops = OpHistogramFigures(times);
   // office: every rank's operations over the span (each rank's own rate is ops / its time).
   if (app.ops_per_s && any_ops) app.ops_per_s = app.elapsed_s > 0 ? OpHistogramCount(times) / app.elapsed_s : 0;
   // Each rank judged its own data against its RAM; ranks that disagree make it unknown.
   app.cache_state = cache_states.size() == 1 ? cache_states.front() : "unknown";
+  // Ranks that flushed beside ranks that did not: some of the merged files were flushed.
+  app.write_flush = write_flushes.empty()      ? ""
+                    : write_flushes.size() == 1 ? write_flushes.front()
+                                                : std::string(kWriteFlushSome);
   // dir-copy's penalty: rank 0 divided the merged reference file-copy by its own dir-copy;
   // the merged one divides it by the merged dir-copy.
   if (app.small_file_penalty && first.run.app->mb_per_s > 0 && app.mb_per_s > 0)

@@ -499,17 +499,20 @@ RunOutcome RunRepeated(const JobSpec& job, Target& target, const RunLabels& labe
     }
     repeats.push_back(RunJob(this_repeat, target, labels, hooks));
     if (!repeats.back().status.ok()) break;
-    if (job.repeat_until_ci_pct > 0 && repeats.size() >= 2) {
+    if (job.repeat_until_ci_pct > 0) {
       std::vector<double> totals;
       for (const RunOutcome& o : repeats) totals.push_back(FiguresOf(o.result).total_mb_per_s());
-      if (IntervalWithin(totals, job.repeat_until_ci_pct)) {
+      if (RepeatUntilStops(totals, job.repeat_until_ci_pct)) {
         repeat_until_met = true;
         break;
       }
     }
   }
   if (repeats.size() == 1) {
-    if (job.repeat_until_ci_pct > 0) repeats.front().result.repeat_until_met = false;
+    if (job.repeat_until_ci_pct > 0) {
+      repeats.front().result.repeat_until_met = false;
+      repeats.front().result.repeat_until_min_repeats = kRepeatUntilMinRepeats;
+    }
     return std::move(repeats.front());
   }
   // A failed repeat ends the series; the finished ones are kept with it, so the stored
@@ -519,7 +522,10 @@ RunOutcome RunRepeated(const JobSpec& job, Target& target, const RunLabels& labe
     repeats.pop_back();
     for (const RunOutcome& o : repeats) failed.result.repeats.push_back(FiguresOf(o.result));
     failed.result.job.seed = series_seed;  // what --seed takes to run the series again
-    if (job.repeat_until_ci_pct > 0) failed.result.repeat_until_met = false;
+    if (job.repeat_until_ci_pct > 0) {
+      failed.result.repeat_until_met = false;
+      failed.result.repeat_until_min_repeats = kRepeatUntilMinRepeats;
+    }
     return failed;
   }
   std::vector<RepeatFigures> figures;
@@ -533,7 +539,10 @@ RunOutcome RunRepeated(const JobSpec& job, Target& target, const RunLabels& labe
   // The run's figures are the median repeat's, but its seed is the series': --seed with
   // it runs the whole series again (each repeat's own seed is in `repeats`).
   median.result.job.seed = series_seed;
-  if (job.repeat_until_ci_pct > 0) median.result.repeat_until_met = repeat_until_met;
+  if (job.repeat_until_ci_pct > 0) {
+    median.result.repeat_until_met = repeat_until_met;
+    median.result.repeat_until_min_repeats = kRepeatUntilMinRepeats;
+  }
   return median;
 }
 

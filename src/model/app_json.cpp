@@ -159,11 +159,12 @@ ojson AppToJson(const AppFigures& app) {
              {"elapsed_s", app.elapsed_s},
              {"bytes", app.bytes},
              {"files", app.files},
-             {"mb_per_s", app.mb_per_s},
-             {"files_per_s", app.files_per_s}};
+             {"mb_per_s", app.mb_per_s}};
+  if (app.files_per_s) j["files_per_s"] = *app.files_per_s;
   if (app.source_mb_per_s) j["source_mb_per_s"] = *app.source_mb_per_s;
   j["threads"] = app.threads;
   j["cache_state"] = app.cache_state;
+  if (!app.write_flush.empty()) j["write_flush"] = app.write_flush;
   if (app.fill_pct) j["fill_pct"] = *app.fill_pct;
   if (app.small_file_penalty) j["small_file_penalty"] = *app.small_file_penalty;
   ojson ops = ojson::array(), streams = ojson::array();
@@ -191,6 +192,7 @@ Result<AppFigures> AppFromJson(const nlohmann::json& j) {
   m.Number("source_mb_per_s", &app.source_mb_per_s);
   m.Count("threads", &app.threads);
   m.Text("cache_state", &app.cache_state);
+  m.Text("write_flush", &app.write_flush);
   m.Number("fill_pct", &app.fill_pct);
   m.Number("small_file_penalty", &app.small_file_penalty);
   m.Array("ops", [&](const nlohmann::json& e, const std::string& where) {

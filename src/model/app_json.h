@@ -9,8 +9,9 @@
 
 namespace nasperf {
 
-// {"workload", "from", "to", "elapsed_s", "bytes", "files", "mb_per_s", "files_per_s",
-//  "source_mb_per_s"?, "threads", "cache_state", "fill_pct"?, "small_file_penalty"?,
+// {"workload", "from", "to", "elapsed_s", "bytes", "files", "mb_per_s", "files_per_s"?,
+//  "source_mb_per_s"?, "threads", "cache_state", "write_flush"? ("fsync_in_clock" | "none"
+//  | "some_files": the writes inside the clock), "fill_pct"?, "small_file_penalty"?,
 //  "ops": [{"op", "count", "mean_us", "p50_us", "p99_us", "max_us"}],
 //  "streams": [{"index", "dir", "chunks", "deadline_misses", "stall_s", "late_p99_us"}],
 //  "max_streams"?, "dataset"?: {"generator", "preset", "scale", "seed", "files", "dirs",

@@ -11,6 +11,7 @@
 #include <optional>
 
 #include "base/units.h"
+#include "stats/confidence.h"
 #include "workload/block_size_mix.h"
 #include "workload/run_seed.h"
 
@@ -813,11 +814,12 @@ const JobOption kJobOptions[] = {
      .to_csv = nullptr},
     {.name = "--repeat-until",
      .value_name = "CI%",
-     .help = "repeat until the 95 % interval's half-width is under CI % of the median (--repeat is the cap; "
-             "default cap 10)",
+     .help = "repeat until the 95 % interval's half-width is under CI % of the median, checked from 5 repeats on "
+             "(--repeat is the cap, 5 or more; default cap 10)",
      .doc = "repeat until the 95 % confidence interval's half-width (Student t) is under CI % of the median "
-            "repeat; `--repeat N` is then the cap (default 10); the result says whether it got there and after "
-            "how many repeats",
+            "repeat, checked from 5 repeats on; `--repeat N` is then the cap (5 or more; default 10); the result "
+            "says whether it got there and after how many repeats, and labels the interval of a stopped series as "
+            "a fixed-n formula after a data-dependent stop",
      .doc_default = "off",
      .default_text = nullptr,  // not given: exactly --repeat repeats
      .parse = [](const std::string& text, JobSpec& job) {
@@ -830,9 +832,11 @@ const JobOption kJobOptions[] = {
        if (job.repeat_until_ci_pct == 0) return Status::Ok();
        if (!(job.repeat_until_ci_pct > 0) || job.repeat_until_ci_pct > 100)
          return Status::BadInput("--repeat-until: must be above 0 and at most 100 %");
-       if (job.repeat < 2)
-         return Status::BadInput("--repeat-until: needs at least 2 repeats to have an interval; --repeat " +
-                                 std::to_string(job.repeat) + " is the cap");
+       if (job.repeat < kRepeatUntilMinRepeats)
+         return Status::BadInput(fmt::format(
+             "--repeat-until: stops no earlier than {} repeats (a narrow-looking interval of fewer is too often "
+             "chance); --repeat {} is the cap: give --repeat {} or more",
+             kRepeatUntilMinRepeats, job.repeat, kRepeatUntilMinRepeats));
        return Status::Ok();
      },
      .json_key = "repeat_until_ci_pct",  // only when asked

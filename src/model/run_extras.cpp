@@ -44,6 +44,7 @@ void AddRunExtras(const RunResult& run, nlohmann::ordered_json& job) {
   if (!run.job_name.empty()) job["file_job"] = {{"name", run.job_name}, {"group", run.job_group}};
   if (run.steady) job["steady_facts"] = SteadyToJson(*run.steady, run.job.steady);
   if (run.repeat_until_met) job["repeat_until_met"] = *run.repeat_until_met;
+  if (run.repeat_until_min_repeats) job["repeat_until_min_repeats"] = run.repeat_until_min_repeats;
 }
 
 void ReadRunExtras(const nlohmann::json& job, RunResult& run) {
@@ -55,6 +56,9 @@ void ReadRunExtras(const nlohmann::json& job, RunResult& run) {
   if (auto it = job.find("steady_facts"); it != job.end()) run.steady = SteadyFromJson(*it);
   if (auto it = job.find("repeat_until_met"); it != job.end() && it->is_boolean())
     run.repeat_until_met = it->get<bool>();
+  if (auto it = job.find("repeat_until_min_repeats"); it != job.end() && it->is_number_unsigned() &&
+                                                      it->get<uint64_t>() <= 1000)
+    run.repeat_until_min_repeats = it->get<uint32_t>();
 }
 
 }  // namespace nasperf

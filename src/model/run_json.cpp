@@ -41,9 +41,12 @@ ojson RepeatsToJson(const RunResult& run) {
   for (const RepeatFigures& r : run.repeats) each.push_back(RepeatToJson(r, DidIo(run.read), DidIo(run.write)));
   ojson ci = nullptr;
   if (spread.ci95) ci = {{"low", spread.ci95->low}, {"high", spread.ci95->high}};
-  return {{"count", spread.count},         {"statistic", "median"},     {"ci95_mb_per_s", ci},
-          {"ci_method", kConfidenceMethod}, {"spread_pct", spread.spread_pct}, {"noisy", spread.noisy},
-          {"each", each}};
+  ojson out = {{"count", spread.count},         {"statistic", "median"},     {"ci95_mb_per_s", ci},
+               {"ci_method", kConfidenceMethod}, {"spread_pct", spread.spread_pct}, {"noisy", spread.noisy},
+               {"each", each}};
+  // --repeat-until stopped the series because the interval looked narrow: n was not fixed.
+  if (run.repeat_until_met == true && spread.ci95) out["ci_after_data_dependent_stop"] = true;
+  return out;
 }
 
 }  // namespace
@@ -135,6 +138,7 @@ ojson RunToJson(const RunResult& run) {
   if (run.job.seed) j["seed"] = *run.job.seed;
   if (DidIo(run.read)) j["read"] = DirectionToJson(*run.read);
   if (DidIo(run.write)) j["write"] = DirectionToJson(*run.write);
+  if (const std::string flush = JobWriteFlush(run); !flush.empty()) j["write_flush"] = flush;
   // A block-size mix ran: each size's figures beside the totals.
   if (!run.per_size.empty()) j["per_size"] = PerSizeToJson(run.per_size);
   j["cpu"] = {{"user_pct", run.cpu.user_pct}, {"sys_pct", run.cpu.sys_pct}};
@@ -162,10 +166,12 @@ ojson RunToJson(const RunResult& run) {
     j["repeats"] = RepeatsToJson(run);
   }
   if (run.steady) j["steady"] = SteadyToJson(*run.steady, run.job.steady);
-  if (run.repeat_until_met)
+  if (run.repeat_until_met) {
     j["repeat_until"] = {{"ci_pct", run.job.repeat_until_ci_pct},
                          {"met", *run.repeat_until_met},
                          {"repeats", run.repeats.empty() ? size_t{1} : run.repeats.size()}};
+    if (run.repeat_until_min_repeats) j["repeat_until"]["min_repeats"] = run.repeat_until_min_repeats;
+  }
   if (run.cluster) j["cluster"] = ClusterToJson(*run.cluster);
   return j;
 }
@@ -277,8 +283,11 @@ Result<RunResult> RunFromJson(const nlohmann::json& j) {
     r.job_group = j.value("job_group", std::string());
     if (auto it = j.find("steady"); it != j.end()) r.steady = SteadyFromJson(*it);
     if (auto it = j.find("repeat_until"); it != j.end() && it->is_object() && it->contains("met") &&
-                                           it->at("met").is_boolean())
+                                           it->at("met").is_boolean()) {
       r.repeat_until_met = it->at("met").get<bool>();
+      if (auto m = it->find("min_repeats"); m != it->end() && m->is_number_unsigned() && m->get<uint64_t>() <= 1000)
+        r.repeat_until_min_repeats = m->get<uint32_t>();
+    }
     r.target = j.value("target", std::string());
     r.partial = j.value("partial", false);
     r.started_at = j.value("started_at", std::string());

@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "base/units.h"
 #include "proto/schemes.h"
 #include "report/app_text.h"
@@ -97,9 +99,11 @@ std::string RepeatsLine(const RunResult& run) {
   std::vector<double> totals = RepeatTotals(run);
   RepeatSpread spread = SummariseRepeats(totals);
   std::string out = fmt::format("median of {} repeats", spread.count);
+  // A series --repeat-until stopped had no fixed n: the t interval's formula assumes one.
+  const bool stopped_on_data = run.repeat_until_met == true;
   if (spread.ci95)
-    out += fmt::format("; 95 % CI of the mean {:.2f}-{:.2f} MB/s ({})", spread.ci95->low, spread.ci95->high,
-                       kConfidenceMethod);
+    out += fmt::format("; 95 % CI of the mean {:.2f}-{:.2f} MB/s ({}{}{})", spread.ci95->low, spread.ci95->high,
+                       kConfidenceMethod, stopped_on_data ? "; " : "", stopped_on_data ? kAfterDataDependentStop : "");
   out += fmt::format("; spread {:.1f} %{}; each (MB/s):", spread.spread_pct,
                      spread.noisy ? fmt::format(" [NOISY: over {:g} %]", kNoisySpreadPct) : "");
   for (double v : totals) out += fmt::format(" {:.2f}", v);
@@ -148,16 +152,22 @@ std::string RunTable(const RunResult& run) {
                                 FormatSize(job.size), run.partial ? "  [PARTIAL]" : "");
   out += ProtocolLine(run);
   out += DataLine(run);
-  const int label_width = run.per_size.empty() ? 6 : 10;
+  // --steady: the direction rows are the whole run and a row of its own is the window,
+  // each labelled, so neither is read as the other (issue 33 item 7).
+  const bool window_row = run.steady && run.steady->mean > 0;
+  const int label_width = window_row ? 17 : run.per_size.empty() ? 6 : 10;
+  const char* whole = window_row ? ", whole run" : "";
   out += fmt::format("{:<{}} {:>10} {:>11} {:>9} {:>9} {:>9} {:>9} {:>9} {:>10}\n", "", label_width, "MB/s", "IOPS",
                      "mean us", "p50 us", "p90 us", "p99 us", "p99.9 us", "max us");
-  if (DidIo(run.read)) out += DirectionLine("read", *run.read, label_width);
-  if (DidIo(run.write)) out += DirectionLine("write", *run.write, label_width);
+  if (DidIo(run.read)) out += DirectionLine(std::string("read") + whole, *run.read, label_width);
+  if (DidIo(run.write)) out += DirectionLine(std::string("write") + whole, *run.write, label_width);
+  if (window_row) out += SteadyWindowRow(run, label_width);
   out += PerSizeLines(run, label_width);
   out += PacingText(run);
   double seconds = run.read ? run.read->seconds : run.write ? run.write->seconds : 0;
   out += fmt::format("{:.2f} s measured; CPU {:.1f} % user, {:.1f} % sys (of one core); MB/s = 10^6 B/s\n", seconds,
                      run.cpu.user_pct, run.cpu.sys_pct);
+  out += WriteFlushLine(run);
   out += RepeatsLine(run);
   out += SteadyLine(run);
   out += RepeatUntilLine(run);
@@ -187,6 +197,30 @@ std::string GroupTable(const GroupTotals& t) {
   return out;
 }
 
+std::string WriteFlushText(const RunResult& run) {
+  const std::string flush = JobWriteFlush(run);
+  if (flush.empty()) return "";
+  if (flush == kWriteFlushInClock) return "flushed (fsync inside the clock)";
+  if (run.protocol) return "not flushed (the server's cache: --fsync flushes inside the clock)";
+  if (run.job.direct) return "not flushed (O_DIRECT passes this machine's page cache, not the device's cache)";
+  return "not flushed (page cache)";
+}
+
+std::string WriteFlushLine(const RunResult& run) {
+  const std::string text = WriteFlushText(run);
+  return text.empty() ? "" : "writes: " + text + "\n";
+}
+
+std::string SteadyWindowRow(const RunResult& run, int label_width) {
+  const SteadyFacts& f = *run.steady;
+  const bool iops = run.job.steady.metric == SteadyRule::Metric::kIops;
+  // The rule watches one figure, read and write together: the other columns are not its.
+  return fmt::format("{:<{}} {:>10} {:>11} {:>9} {:>9} {:>9} {:>9} {:>9} {:>10}\n",
+                     f.reached ? "steady window" : "last window", label_width,
+                     iops ? "-" : fmt::format("{:.2f}", f.mean), iops ? fmt::format("{:.0f}", f.mean) : "-", "-", "-",
+                     "-", "-", "-", "-");
+}
+
 std::string SteadyLine(const RunResult& run) {
   if (!run.steady) return "";
   const SteadyFacts& f = *run.steady;
@@ -195,21 +229,27 @@ std::string SteadyLine(const RunResult& run) {
   const std::string what = iops ? fmt::format("{:.0f} IOPS", f.mean) : fmt::format("{:.2f} MB/s", f.mean);
   if (f.reached)
     return fmt::format("steady: reached at {:.0f} s: the last {:g} s within {:.2f} % of their mean {} (asked {:g} %); "
-                       "stopped there\n",
-                       f.at_s, rule.window_s, f.spread_pct, what, rule.tolerance_pct);
+                       "stopped there. Rows: \"whole run\" is every measured second, \"steady window\" the last "
+                       "{:g} s (read and write together)\n",
+                       f.at_s, rule.window_s, f.spread_pct, what, rule.tolerance_pct, rule.window_s);
   if (f.mean <= 0)
     return fmt::format("steady: not steady: --time ended before a full {:g} s window of figures\n", rule.window_s);
   return fmt::format("steady: not steady: --time ended first; the last {:g} s spread {:.2f} % from their mean {} "
-                     "(asked {:g} %)\n",
-                     rule.window_s, f.spread_pct, what, rule.tolerance_pct);
+                     "(asked {:g} %). Rows: \"whole run\" is every measured second, \"last window\" the last {:g} s "
+                     "(read and write together)\n",
+                     rule.window_s, f.spread_pct, what, rule.tolerance_pct, rule.window_s);
 }
 
 std::string RepeatUntilLine(const RunResult& run) {
   if (!run.repeat_until_met) return "";
   const size_t repeats = run.repeats.empty() ? 1 : run.repeats.size();
+  // The minimum is said where it is known (a run stored before it was recorded has none).
+  const std::string from =
+      run.repeat_until_min_repeats ? fmt::format(" (checked from {} repeats on)", run.repeat_until_min_repeats) : "";
   if (*run.repeat_until_met)
-    return fmt::format("repeat-until: the 95 % interval's half-width got under {:g} % of the median after {} repeats\n",
-                       run.job.repeat_until_ci_pct, repeats);
+    return fmt::format(
+        "repeat-until: the 95 % interval's half-width got under {:g} % of the median after {} repeats{}\n",
+        run.job.repeat_until_ci_pct, repeats, from);
   return fmt::format("repeat-until: not met: the 95 % interval's half-width was still {:g} % of the median or more "
                      "after {} repeat{} (the cap is --repeat {})\n",
                      run.job.repeat_until_ci_pct, repeats, repeats == 1 ? "" : "s", run.job.repeat);
@@ -279,6 +319,17 @@ std::string QuickTable(const std::string& heading, const std::vector<QuickRow>& 
                        "! = noisy (repeats spread over {:g} %)\n",
                        kConfidenceMethod, kNoisySpreadPct);
   for (const std::string& f : footnotes) out += f + "\n";
+  // The write columns' flush state, from the write runs (one line when they agree).
+  std::vector<std::string> flushes;
+  for (const QuickRow& row : rows)
+    if (row.write)
+      if (std::string t = WriteFlushText(*row.write);
+          !t.empty() && std::find(flushes.begin(), flushes.end(), t) == flushes.end())
+        flushes.push_back(t);
+  if (flushes.size() == 1) out += "Write columns: " + flushes.front() + "\n";
+  for (const QuickRow& row : rows)
+    if (flushes.size() > 1 && row.write && !WriteFlushText(*row.write).empty())
+      out += "Write " + row.label + ": " + WriteFlushText(*row.write) + "\n";
   return out;
 }
 

@@ -19,6 +19,15 @@ std::string RunTable(const RunResult& run);
 // --steady's outcome: "steady: reached at 12 s: ..." or "steady: not steady: ..."; empty
 // when no rule was asked.
 std::string SteadyLine(const RunResult& run);
+// How a job's writes ended when the clock stopped (JobWriteFlush), in words: "flushed
+// (fsync inside the clock)", "not flushed (page cache)", ...; "" when it wrote nothing.
+std::string WriteFlushText(const RunResult& run);
+// "writes: <WriteFlushText>\n", or "" (RunTable's line under the rows).
+std::string WriteFlushLine(const RunResult& run);
+// --steady's window as a row of RunTable ("steady window", or "last window" when it was
+// not steady): the rule's one figure (MB/s or IOPS of read and write together), "-" in
+// the columns it does not watch. Needs run.steady.
+std::string SteadyWindowRow(const RunResult& run, int label_width);
 // --repeat-until's outcome and the number of repeats it took; empty when not asked.
 std::string RepeatUntilLine(const RunResult& run);
 

@@ -61,4 +61,8 @@ bool IntervalWithin(const std::vector<double>& values, double pct) {
   return (ci->high - ci->low) / 2 < pct / 100 * median;
 }
 
+bool RepeatUntilStops(const std::vector<double>& values, double pct) {
+  return values.size() >= kRepeatUntilMinRepeats && IntervalWithin(values, pct);
+}
+
 }  // namespace nasperf

@@ -32,6 +32,20 @@ inline constexpr const char* kConfidenceMethod = "Student t on the mean";
 // false for fewer than two values or a median of 0.
 bool IntervalWithin(const std::vector<double>& values, double pct);
 
+// --repeat-until checks its rule from this many repeats on, never before. Stopping when
+// the interval looks narrow makes n depend on the data, and a fixed-n interval then
+// covers the truth less often than it says: most of all at n = 2 or 3, where two close
+// values by chance make a narrow interval (RepeatUntil.* in confidence_test.cpp measures
+// it: ~90 % coverage with the rule from 2 repeats on, ~94 % from 5, at a 5 % spread).
+inline constexpr size_t kRepeatUntilMinRepeats = 5;
+// Whether --repeat-until stops after `values`: at least kRepeatUntilMinRepeats of them,
+// and IntervalWithin(values, pct).
+bool RepeatUntilStops(const std::vector<double>& values, double pct);
+// How the interval of a run that --repeat-until stopped is labelled: the formula is
+// Student t's for a fixed n, and the n was not fixed.
+inline constexpr const char* kAfterDataDependentStop =
+    "fixed-n formula after a data-dependent stop: wider in truth";
+
 // Two-sided 95 % Student t quantile for `dof` degrees of freedom.
 double StudentT95(int dof);
 

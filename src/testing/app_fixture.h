@@ -19,6 +19,7 @@ inline AppFigures FullAppFigures() {
   a.source_mb_per_s = 23.5;
   a.threads = 8;
   a.cache_state = "cold";
+  a.write_flush = kWriteFlushInClock;
   a.fill_pct = 33.0;
   a.small_file_penalty = 4.25;
   a.ops = {{"mkdir", 145, 310.5, 250, 1900, 4100},

@@ -26,8 +26,9 @@ DirectionResult Direction(uint64_t bytes, double seconds, std::shared_ptr<const 
 
 }  // namespace
 
-void CopySampler::Start() {
-  start_ns_ = last_ns_ = MonotonicNs();
+void CopySampler::Start(uint64_t start_ns) {
+  start_ns_ = start_ns;
+  snapshots_.push_back(Snapshot{start_ns, counters_.read_bytes.load(), counters_.written_bytes.load()});
   thread_ = std::thread([this] {
     uint64_t next = start_ns_ + kSecondNs;
     while (!stop_.load()) {
@@ -42,27 +43,44 @@ void CopySampler::Start() {
   });
 }
 
-void CopySampler::Stop() {
+void CopySampler::Stop(uint64_t end_ns) {
   if (!thread_.joinable()) return;
   stop_ = true;
   thread_.join();
-  const uint64_t read = counters_.read_bytes.load(), written = counters_.written_bytes.load();
-  if (read != last_read_ || written != last_written_) Take(MonotonicNs());
+  Build(end_ns);
 }
 
 void CopySampler::Take(uint64_t now_ns) {
-  const uint64_t read = counters_.read_bytes.load(std::memory_order_relaxed);
-  const uint64_t written = counters_.written_bytes.load(std::memory_order_relaxed);
-  const double seconds = static_cast<double>(now_ns - last_ns_) / 1e9;
+  const Snapshot now{now_ns, counters_.read_bytes.load(std::memory_order_relaxed),
+                     counters_.written_bytes.load(std::memory_order_relaxed)};
+  const Snapshot& last = snapshots_.back();
+  const double seconds = static_cast<double>(now.ns - last.ns) / 1e9;
   Sample s;
-  s.t_s = static_cast<double>(now_ns - start_ns_) / 1e9;
-  s.read_mb_per_s = seconds > 0 ? (read - last_read_) / seconds / 1e6 : 0;
-  s.write_mb_per_s = seconds > 0 ? (written - last_written_) / seconds / 1e6 : 0;
-  samples_.push_back(s);
+  s.t_s = static_cast<double>(now.ns - start_ns_) / 1e9;
+  s.read_mb_per_s = seconds > 0 ? (now.read - last.read) / seconds / 1e6 : 0;
+  s.write_mb_per_s = seconds > 0 ? (now.written - last.written) / seconds / 1e6 : 0;
+  snapshots_.push_back(now);
   progress_.Show(s);
-  last_ns_ = now_ns;
-  last_read_ = read;
-  last_written_ = written;
+}
+
+void CopySampler::Build(uint64_t end_ns) {
+  // Snapshots at or past the end hold the final counts already (nothing moves after it).
+  while (snapshots_.size() > 1 && snapshots_.back().ns >= end_ns) snapshots_.pop_back();
+  const Snapshot last{end_ns, counters_.read_bytes.load(), counters_.written_bytes.load()};
+  // The end closes the timeline: with the last bytes, or (a tail that moved none, such as
+  // the last fsync) at 0 after a second that did. A run that moved nothing has no sample.
+  const bool moved = last.read != snapshots_.back().read || last.written != snapshots_.back().written;
+  if (moved || (snapshots_.size() > 1 && end_ns > snapshots_.back().ns)) snapshots_.push_back(last);
+  samples_.clear();
+  for (size_t i = 1; i < snapshots_.size(); ++i) {
+    const Snapshot &a = snapshots_[i - 1], &b = snapshots_[i];
+    const double seconds = static_cast<double>(b.ns - a.ns) / 1e9;
+    Sample s;
+    s.t_s = static_cast<double>(b.ns - start_ns_) / 1e9;
+    s.read_mb_per_s = seconds > 0 ? (b.read - a.read) / seconds / 1e6 : 0;
+    s.write_mb_per_s = seconds > 0 ? (b.written - a.written) / seconds / 1e6 : 0;
+    samples_.push_back(s);
+  }
 }
 
 AppRunOutcome RecordAppRun(RunSink& sink, const AppRunLabels& labels,

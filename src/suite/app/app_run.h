@@ -15,6 +15,7 @@
 #include <thread>
 #include <vector>
 
+#include "base/clock.h"
 #include "nasperf/result.h"
 #include "suite/app/copy_loop.h"
 #include "suite/run_sink.h"
@@ -47,25 +48,36 @@ struct AppRunLabels {
   AppRunRanks* ranks = nullptr;    // under mpirun: this process's rank (else one process)
 };
 
-// Samples `counters` once a second on its own thread, from Start until Stop, as the
-// timeline's MB/s (10^6 B/s) of bytes read and written in each second; progress sees each.
+// Samples `counters` once a second on its own thread, from the workload's start to its
+// end, as the timeline's MB/s (10^6 B/s) of bytes read and written in each second;
+// progress sees each as it is taken. Times are MonotonicNs().
 class CopySampler {
  public:
   CopySampler(const CopyCounters& counters, SuiteProgress& progress) : counters_(counters), progress_(progress) {}
-  ~CopySampler() { Stop(); }
-  void Start();
-  // Stops the thread and adds the last, partial second (when it moved bytes).
-  void Stop();
+  ~CopySampler() { Stop(MonotonicNs()); }
+  // `start_ns`: the workload's clock start, which t_s counts from.
+  void Start(uint64_t start_ns);
+  // `end_ns`: the workload's clock stop (its counters move no more). Stops the thread and
+  // ends the timeline there: a sample the thread took after `end_ns` (it wakes up to
+  // 50 ms late) is dropped, and the last, partial second is one sample at `end_ns`, its
+  // rate over its own length (no sample at all when the workload moved no byte).
+  void Stop(uint64_t end_ns);
   const std::vector<Sample>& samples() const { return samples_; }
 
  private:
+  struct Snapshot {
+    uint64_t ns = 0, read = 0, written = 0;
+  };
   void Take(uint64_t now_ns);
+  // The timeline of `snapshots_` up to `end_ns`, into samples_.
+  void Build(uint64_t end_ns);
   const CopyCounters& counters_;
   SuiteProgress& progress_;
+  std::vector<Snapshot> snapshots_;
   std::vector<Sample> samples_;
   std::thread thread_;
   std::atomic<bool> stop_{false};
-  uint64_t start_ns_ = 0, last_ns_ = 0, last_read_ = 0, last_written_ = 0;
+  uint64_t start_ns_ = 0;
 };
 
 struct AppRunOutcome {

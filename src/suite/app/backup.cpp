@@ -186,19 +186,29 @@ class TwoInFlight {
     }
     s.cv.notify_all();
   }
-  // Stops both threads (after their current job) and closes the handles, syncing writes first.
-  Status Finish() {
+  // Stops both threads (after their current job) and closes the handles, syncing writes
+  // first. A target without a flush (Unavailable) is closed unsynced: `*flushed` says which.
+  Status Finish(bool* flushed = nullptr, std::string* unavailable = nullptr) {
     Status first;
     for (int i = 0; i < 2; ++i)
       if (Status s = Idle(i).status; !s.ok() && first.ok()) first = s;
     Stop();
+    bool all_synced = write_;
     for (Slot& s : slots_) {
       if (!s.file) continue;
-      if (write_ && first.ok())
-        if (Status st = s.file->Sync(); !st.ok()) first = st;
+      if (write_ && first.ok()) {
+        Status st = s.file->Sync();
+        if (st.kind() == ErrorKind::kUnavailable) {
+          all_synced = false;
+          if (unavailable && unavailable->empty()) *unavailable = st.message();
+        } else if (!st.ok()) {
+          first = st;
+        }
+      }
       if (Status st = s.file->Close(); !st.ok() && first.ok()) first = st;
       s.file.reset();
     }
+    if (flushed) *flushed = all_synced && first.ok();
     return first;
   }
 
@@ -333,7 +343,7 @@ Result<BackupFigures> RunBackup(AppFileSystem& fs, const std::string& image_name
   TwoInFlight pipe(std::move(a.value()), std::move(b.value()), plan.chunk_bytes, true);
   ImageWriter writer(pipe, plan.chunk_bytes);
   Status packed = PackEntries(source, plan, writer, f);
-  Status finished = pipe.Finish();
+  Status finished = pipe.Finish(&f.flushed, &f.flush_unavailable);
   if (!packed.ok()) return packed;
   if (!finished.ok()) return finished;
   f.elapsed_s = static_cast<double>(MonotonicNs() - start_ns) / 1e9;

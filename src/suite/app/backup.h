@@ -62,6 +62,10 @@ struct BackupFigures {
   uint64_t image_bytes = 0;   // written (backup) or read (restore)
   uint64_t files = 0, dirs = 0;
   uint64_t chunks = 0;
+  // Backup: the image was fsynced before the clock stopped. false: the target has no flush
+  // (libsmbclient), said in `flush_unavailable`, and the clock stopped at the close.
+  bool flushed = false;
+  std::string flush_unavailable;
 };
 
 // Packs `source` into `image_name` on `fs` (created, exclusive). Timed from the create to

@@ -79,7 +79,7 @@ Status CopyFiles(const CopyEnds& ends, const CopyTree& tree, const DirCopyOption
   CopyOptions copy;
   copy.seed = options.seed;
   copy.set_times = options.set_times;
-  copy.sync = false;  // robocopy and cp -a leave flushing to the file system
+  copy.sync = options.flush;
   auto work = [&](CopyOpTimes* mine) {
     AlignedBuffer aligned(options.request_bytes);
     const std::span<unsigned char> buffer = aligned.span();
@@ -164,14 +164,14 @@ AppRunOutcome RunDirCopy(const CopyEnds& ends, const CopyTree& tree, const DirCo
     CopySampler sampler(counters, progress);
     if (Status met = m.before_clock(); !met.ok()) return met;
     Status status = Status::Ok();
-    sampler.Start();
     const uint64_t start = MonotonicNs();
+    sampler.Start(start);
     if (ends.to)
       for (const std::string& d : tree.dirs)
         if (status = CopyMakeDir(*ends.to, d, &times); !status.ok()) break;
     if (status.ok()) status = CopyFiles(ends, tree, options, &times, &counters);
     const uint64_t end = MonotonicNs();
-    sampler.Stop();
+    sampler.Stop(end);
     progress.Clear();
 
     app.elapsed_s = static_cast<double>(end - start) / 1e9;
@@ -180,11 +180,16 @@ AppRunOutcome RunDirCopy(const CopyEnds& ends, const CopyTree& tree, const DirCo
     if (!ends.from && !ends.to && status.ok()) app.bytes = tree.total_bytes;
     app.mb_per_s = app.elapsed_s > 0 ? app.bytes / app.elapsed_s / 1e6 : 0;
     app.files_per_s = app.elapsed_s > 0 ? app.files / app.elapsed_s : 0;
+    if (ends.to) app.write_flush = WriteFlushOf(counters.written_bytes.load(), app.files, times.fsync.count());
     app.ops = times.Figures();
     if (options.file_copy_mb_per_s && app.mb_per_s > 0 && status.ok()) {
       app.small_file_penalty = *options.file_copy_mb_per_s / app.mb_per_s;
       m.notes.push_back("small-file penalty against " + options.file_copy_source);
     }
+    if (counters.flush_unavailable.load())
+      m.notes.push_back("no flush: " + counters.flush_unavailable_why + "; timed to the last close");
+    else if (!options.flush && ends.to)
+      m.notes.push_back("not flushed (--no-flush): timed to the last close, the data possibly still in a page cache");
     if (!options.set_times && ends.to)
       m.notes.push_back("data only (--no-times): no file's modification time was set, as robocopy /COPY:D");
     m.samples = sampler.samples();

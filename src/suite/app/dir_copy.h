@@ -36,6 +36,9 @@ struct DirCopyOptions {
   uint32_t threads = 1;
   size_t request_bytes = kCopyRequestBytes;  // each read and write (--request)
   bool set_times = true;  // each file's mtime, as robocopy and cp -a; off: data only (--no-times)
+  // fsync each file before its close, inside the clock (NASPT's copies time the data to
+  // stable storage, as file-copy does); off: --no-flush, robocopy's and cp's own way.
+  bool flush = true;
   bool verify = false;
   CacheFacts cache;
   std::string from, to;

@@ -117,12 +117,12 @@ AppRunOutcome RunFileCopy(const CopyEnds& ends, const FileCopyPlan& plan, const 
     copy.sync = options.sync;
     if (Status met = m.before_clock(); !met.ok()) return met;
     Status status = Status::Ok();
-    sampler.Start();
     const uint64_t start = MonotonicNs();
+    sampler.Start(start);
     for (const CopyFile& f : plan.files)
       if (status = CopyOneFile(ends, f, copy, buffer, times.get(), &counters); !status.ok()) break;
     const uint64_t end = MonotonicNs();
-    sampler.Stop();
+    sampler.Stop(end);
     progress.Clear();
     app.elapsed_s = static_cast<double>(end - start) / 1e9;
     app.files = counters.files.load();
@@ -130,9 +130,12 @@ AppRunOutcome RunFileCopy(const CopyEnds& ends, const FileCopyPlan& plan, const 
     if (!ends.from && !ends.to) app.bytes = plan.total_bytes;
     app.mb_per_s = app.elapsed_s > 0 ? app.bytes / app.elapsed_s / 1e6 : 0;
     app.files_per_s = app.elapsed_s > 0 ? app.files / app.elapsed_s : 0;
+    if (ends.to) app.write_flush = WriteFlushOf(counters.written_bytes.load(), app.files, times->fsync.count());
     app.ops = times->Figures();
     if (counters.flush_unavailable.load())
       m.notes.push_back("no flush: " + counters.flush_unavailable_why + "; timed to the last close");
+    else if (!options.sync && ends.to)
+      m.notes.push_back("not flushed (--no-flush): timed to the last close, the data possibly still in a page cache");
     m.samples = sampler.samples();
     m.read_bytes = counters.read_bytes.load();
     m.written_bytes = counters.written_bytes.load();

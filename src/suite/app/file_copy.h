@@ -37,8 +37,8 @@ struct FileCopyOptions {
   size_t request_bytes = kCopyRequestBytes;  // each read and write, one at a time (--request)
   CacheFacts cache;      // data_bytes and client_dropped are filled by the run
   std::string from, to;  // as named, for the figures
-  // Flush each file before closing it (inside the clock). dir-copy's reference file-copy
-  // turns it off, so that the penalty compares like with like (dir-copy flushes nothing).
+  // Flush each file before closing it (inside the clock); off: --no-flush. dir-copy's
+  // reference file-copy follows dir-copy's own, so that the penalty compares like with like.
   bool sync = true;
   // Test hook, after the copy and before the files are removed (e2e tests corrupt here).
   std::function<void()> after_copy;

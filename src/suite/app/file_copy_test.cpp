@@ -79,6 +79,7 @@ TEST(FileCopy, ADestinationThatCannotSyncIsCopiedToTheLastCloseAndSaysSo) {
   const RunResult& run = sink.finished.at(0);
   EXPECT_EQ(run.app->bytes, 3u << 20);
   for (const AppOpLatency& op : run.app->ops) EXPECT_NE(op.op, "fsync");
+  EXPECT_EQ(run.app->write_flush, "none");  // asked, but the target has no flush: not flushed
   bool said = false;
   for (const std::string& n : run.notes) said |= n == "no flush: smb: libsmbclient has no flush call; timed to the last close";
   EXPECT_TRUE(said) << ::testing::PrintToString(run.notes);
@@ -117,7 +118,7 @@ TEST(FileCopy, ARunRecordsConsistentFiguresAndRemovesItsFiles) {
   EXPECT_EQ(a.bytes, plan.total_bytes);
   EXPECT_GT(a.elapsed_s, 0);
   EXPECT_DOUBLE_EQ(a.mb_per_s, a.bytes / a.elapsed_s / 1e6);
-  EXPECT_DOUBLE_EQ(a.files_per_s, a.files / a.elapsed_s);
+  EXPECT_DOUBLE_EQ(a.files_per_s.value_or(-1), a.files / a.elapsed_s);
   // The memory ends keep their files in RAM, which no drop empties, and 1 GiB of this
   // machine's RAM holds the data: warm (it read "cold" when "nothing to drop" counted).
   EXPECT_EQ(a.cache_state, "warm");
@@ -132,6 +133,7 @@ TEST(FileCopy, ARunRecordsConsistentFiguresAndRemovesItsFiles) {
   EXPECT_EQ(to.file_count(), 0u);
   EXPECT_EQ(from.file_count(), 0u);
   EXPECT_EQ(to.syncs.load(), 38u);
+  EXPECT_EQ(a.write_flush, "fsync_in_clock");
 }
 
 TEST(FileCopy, WithoutSyncNothingIsFlushed) {
@@ -144,6 +146,17 @@ TEST(FileCopy, WithoutSyncNothingIsFlushed) {
       RunFileCopy({nullptr, &to}, PlanFileCopy("", 5000, 1, 0).value(), options, sink, progress, {}).status.ok());
   EXPECT_EQ(to.syncs.load(), 0u);
   for (const AppOpLatency& o : sink.finished[0].app->ops) EXPECT_NE(o.op, "fsync");
+  EXPECT_EQ(sink.finished[0].app->write_flush, "none");
+}
+
+// A copy to the null sink writes nothing: it has no flush state to state.
+TEST(FileCopy, ACopyToTheNullSinkHasNoWriteFlushState) {
+  MemoryAppFs from;
+  RecordingSink sink;
+  NoProgress progress;
+  ASSERT_TRUE(RunFileCopy({&from, nullptr}, PlanFileCopy("", 5000, 1, 0).value(), FileCopyOptions{}, sink, progress, {})
+                  .status.ok());
+  EXPECT_EQ(sink.finished[0].app->write_flush, "");
 }
 
 TEST(FileCopy, AFailedCopyIsStoredPartialWithItsErrorAndCleansUp) {

@@ -186,6 +186,13 @@ Status OfficeRun::Run() {
   }
   out_->elapsed_s = static_cast<double>(end_ns - start_ns) / 1e9;
   out_->ops = timings_.Summarise();
+  uint64_t saves = 0, fsyncs = 0;  // a save's write is one timed write of its temp file
+  for (const AppOpLatency& o : out_->ops) {
+    if (o.op == "write") saves = o.count;
+    if (o.op == "fsync") fsyncs = o.count;
+  }
+  // Each safe-save fsyncs its temp file before the rename (unless the target has no flush).
+  out_->write_flush = WriteFlushOf(saves, saves, fsyncs);
   if (out_->elapsed_s > 0) {
     out_->mb_per_s = static_cast<double>(out_->bytes) / out_->elapsed_s / 1e6;
     out_->files_per_s = static_cast<double>(out_->files) / out_->elapsed_s;

@@ -71,6 +71,7 @@ TEST(Office, UsersCycleOpenSaveBrowseWithThinkTimeUntilTheDeadline) {
   EXPECT_EQ(Op(f, "list")->count, 6u);  // 3, 6, 9
   EXPECT_EQ(fs.renames, 6);
   EXPECT_EQ(fs.syncs, 6);
+  EXPECT_EQ(f.write_flush, "fsync_in_clock");  // every save fsynced before its rename
   EXPECT_DOUBLE_EQ(Op(f, "open")->p50_us, 1.0);
   EXPECT_NEAR(f.elapsed_s, 10.0, 1e-9);
   ASSERT_TRUE(f.ops_per_s.has_value());
@@ -103,6 +104,7 @@ TEST(Office, ATargetThatCannotSyncSavesWithoutItAndSaysSo) {
   ASSERT_NE(Op(f, "rename"), nullptr);
   EXPECT_EQ(Op(f, "rename")->count, 6u);
   EXPECT_EQ(fs.syncs, 1);  // asked once
+  EXPECT_EQ(f.write_flush, "none");
   ASSERT_EQ(notes.size(), 1u);
   EXPECT_NE(notes[0].find("without fsync"), std::string::npos) << notes[0];
   EXPECT_NE(notes[0].find("no flush call"), std::string::npos) << notes[0];

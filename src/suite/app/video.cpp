@@ -251,9 +251,11 @@ void FillVideoRun(const VideoPlan& plan, const VideoProbe& probe, const std::str
   app.bytes = probe.read_bytes + probe.write_bytes;
   app.files = probe.streams;
   app.mb_per_s = probe.elapsed_s > 0 ? static_cast<double>(app.bytes) / probe.elapsed_s / 1e6 : 0;
-  app.files_per_s = 0;
+  // A stream's file is open the whole run: files/s would describe nothing (printed "-").
   app.threads = probe.streams;
   app.cache_state = "unknown";
+  // A recording stream writes its chunks and closes the file: nothing is flushed in the clock.
+  if (probe.write_chunks) app.write_flush = kWriteFlushNone;
   app.streams = probe.per_stream;
   app.max_streams = max_streams;
   if (probe.latency->count()) {
