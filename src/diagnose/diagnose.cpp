@@ -2,6 +2,7 @@
 #include "diagnose/diagnose.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "diagnose/link_math.h"
 #include "diagnose/not_measured.h"
@@ -15,6 +16,42 @@ namespace {
 
 using namespace diagnose;
 
+// What was measured, and what was not, that could explain a protocol short of a healthy
+// link when no rule named a cause: the NAS's CPU, SMB signing, the per-request latency.
+std::string ShortfallExplanations(const Evidence& e) {
+  std::vector<std::string> measured, not_measured;
+  if (e.nas.cpu_all)
+    measured.push_back(fmt::format("the NAS's CPUs {} busy at most (not saturated)", Pct(e.nas.cpu_all->busy_pct)));
+  else
+    not_measured.push_back("the NAS's CPU");
+  if (e.target_kind == "smb") {
+    std::optional<std::string> signing;
+    for (const auto& [key, value] : e.negotiated)
+      if (key == "signing") signing = value;
+    if (!signing)
+      not_measured.push_back("whether SMB signing was on");
+    else if (*signing == "off")
+      measured.push_back("SMB signing off");
+    else
+      not_measured.push_back(fmt::format("the cost of SMB signing ({})", *signing));
+  }
+  not_measured.push_back("the protocol's per-request latency");
+  std::string s;
+  if (!measured.empty()) s += fmt::format("; measured: {}", fmt::join(measured, ", "));
+  s += fmt::format("; not measured: {}", fmt::join(not_measured, ", "));
+  return s;
+}
+
+// The network is at the line rate but the protocol fell short of it by more than
+// 1 - kLinkCapProtocolRatio, and no rule named why: say so, rather than call the link the cap.
+std::string ShortOfTheLinkSentence(const Evidence& e, const Waterfall& w, double network_pct_of_line) {
+  const double ratio = *w.end_to_end_mb_per_s / *w.cap_mb_per_s;
+  return fmt::format(
+      "an unexplained shortfall of {}: the protocol reached {}, {} of the {} the network carries ({} of {}){}",
+      Pct((1 - ratio) * 100), Mb(*w.end_to_end_mb_per_s), Pct(ratio * 100), Mb(*w.cap_mb_per_s),
+      Pct(network_pct_of_line), w.LineLabel(), ShortfallExplanations(e));
+}
+
 // What caps, in one sentence, when no cause other than caches was named.
 std::string CapSentence(const Diagnosis& d, const Waterfall& w) {
   if (!w.end_to_end_mb_per_s) return "no end-to-end figure was measured: the cap cannot be told";
@@ -25,6 +62,9 @@ std::string CapSentence(const Diagnosis& d, const Waterfall& w) {
         Mb(*w.end_to_end_mb_per_s));
   std::string s;
   std::optional<double> pct = w.cap_mb_per_s ? w.PctOfLine(*w.cap_mb_per_s) : std::nullopt;
+  if (w.cap_layer == kLayerNetwork && pct && *pct >= kLinkHealthyPct &&
+      *w.end_to_end_mb_per_s < kLinkCapProtocolRatio * *w.cap_mb_per_s)
+    return ShortOfTheLinkSentence(d.evidence, w, *pct);
   if (w.cap_layer == kLayerNetwork && pct && *pct >= kLinkHealthyPct) {
     s = fmt::format("the link is the cap: {}, {} of {}", Mb(*w.cap_mb_per_s), Pct(*pct), w.LineLabel());
     if (w.payload_max_mb_per_s)

@@ -28,6 +28,10 @@ inline constexpr double kLinkPathCappedPct = 80;
 inline constexpr double kLowRetransmitPct = 1.0;
 // healthy: the network cap at or above this share of the line rate is the link at work.
 inline constexpr double kLinkHealthyPct = 90;
+// The link is named the cap only when the protocol reached at least this ratio of it;
+// below it (and above kProtocolShortRatio, where protocol-limited speaks) the summary is an
+// unexplained shortfall, with what was and was not measured that could explain it.
+inline constexpr double kLinkCapProtocolRatio = 0.90;
 // disk-limited: the protocol within this fraction of the volume's own figure...
 inline constexpr double kDiskMatchFraction = 0.15;
 // ...and the volume's figure below this share of the network's.
