@@ -83,8 +83,24 @@ class Builder {
     const LayerFigure& c = e_.client_ceiling;
     w_.read.client = Row(kLayerClient, "null: 1M sequential read (the client's own ceiling)", c.read_mb_per_s, c.cached,
                          {}, "not measured");
+    ClientRowFacts();
     w_.write.client = Row(kLayerClient, "null: 1M sequential write (the client's own ceiling)", c.write_mb_per_s,
                           c.cached, {}, "not measured");
+    ClientRowFacts();
+  }
+
+  // null: moves no data over any link: its MB/s is the client's own ceiling, no share of a
+  // line rate (issue 33: "5020755 % of the line rate"), and what it measured is the client's
+  // CPU cost per I/O, which the row says.
+  void ClientRowFacts() {
+    WaterfallRow& row = w_.rows.back();
+    if (!row.mb_per_s) return;
+    row.pct_of_line_rate.reset();
+    row.pct_of_payload_max.reset();
+    if (row.cached) return;
+    row.note = e_.client_cpu_us_per_io
+                   ? fmt::format("null: moves no data; the client's CPU per I/O: {:.3g} us", *e_.client_cpu_us_per_io)
+                   : "null: moves no data; the client's CPU per I/O not measured";
   }
 
   void DiskRows() {

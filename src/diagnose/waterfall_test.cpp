@@ -68,6 +68,25 @@ TEST(Waterfall, HealthyGbECapsAtTheNetwork) {
   EXPECT_EQ(w.rows.size(), 11u);  // client 2, disks 1, volume 2, network 4, protocol 2
 }
 
+// Issue 33: null: moves no data, so its figure is no share of any line rate ("5020755 % of
+// the line rate"); the row says the client's CPU cost per I/O instead.
+TEST(Waterfall, ClientRowsGiveTheCpuPerIoAndNoShareOfTheLine) {
+  Evidence e = testing::HealthyGbE();
+  e.client_ceiling.read_mb_per_s = 77152777;
+  e.client_cpu_us_per_io = 0.84;
+  Waterfall w = BuildWaterfall(e);
+  const WaterfallRow* read = FindRow(w, kLayerClient, "null: 1M sequential read");
+  ASSERT_NE(read, nullptr);
+  EXPECT_EQ(read->mb_per_s, 77152777);  // still the ceiling the rules and the JSON read
+  EXPECT_FALSE(read->pct_of_line_rate) << *read->pct_of_line_rate;
+  EXPECT_FALSE(read->pct_of_payload_max);
+  EXPECT_EQ(read->note, "null: moves no data; the client's CPU per I/O: 0.84 us");
+  e.client_cpu_us_per_io.reset();
+  w = BuildWaterfall(e);
+  EXPECT_EQ(FindRow(w, kLayerClient, "null: 1M sequential read")->note,
+            "null: moves no data; the client's CPU per I/O not measured");
+}
+
 TEST(Waterfall, AboveLineRateIsCachedAndLeftOutOfTheCap) {
   Evidence e = testing::HealthyGbE();
   e.protocol_seq.read_mb_per_s = 300;  // over a 125 MB/s wire: the client's cache

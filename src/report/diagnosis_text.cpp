@@ -31,6 +31,14 @@ std::string LineRateText(const Diagnosis& d) {
 }
 
 // The marker column: why a row is special, and its note.
+// A client row's MB/s is what null: could count while moving no data (tens of millions of
+// MB/s on a fast CPU): a figure for no transfer, so the table shows it only where it caps,
+// and the row's note gives the client's CPU per I/O instead. The JSON keeps it.
+std::string ClientAwareFigure(const WaterfallRow& r) {
+  if (r.layer == "client" && r.mb_per_s && !r.caps) return "-";
+  return Figure(r.mb_per_s, "{:.1f}");
+}
+
 std::string Mark(const WaterfallRow& r) {
   std::string mark = r.caps ? "cap" : r.cached ? "cached" : !r.mb_per_s ? "not measured" : "";
   if (r.note.empty()) return mark;
@@ -72,7 +80,7 @@ std::vector<std::string> DiagnosisTable(const Diagnosis& d) {
   };
   out.push_back(row("layer", "what", "MB/s", "% of line rate", "% of payload max", ""));
   for (const WaterfallRow& r : d.waterfall)
-    out.push_back(row(r.layer, r.what, Figure(r.mb_per_s, "{:.1f}"), Figure(r.pct_of_line_rate, "{:.0f} %"),
+    out.push_back(row(r.layer, r.what, ClientAwareFigure(r), Figure(r.pct_of_line_rate, "{:.0f} %"),
                       Figure(r.pct_of_payload_max, "{:.0f} %"), Mark(r)));
   if (d.waterfall.empty()) out.push_back("(no layer measured)");
   out.push_back(EndToEnd(d));
