@@ -52,9 +52,21 @@ std::string ShortOfTheLinkSentence(const Evidence& e, const Waterfall& w, double
       Pct(network_pct_of_line), w.LineLabel(), ShortfallExplanations(e));
 }
 
+// No uncached end-to-end figure: either none was measured, or every one measured was set
+// aside as served by a cache, which the sentence then names with the reason.
+std::string NoEndToEndSentence(const Waterfall& w) {
+  std::vector<std::string> set_aside;
+  for (const WaterfallRow& r : w.rows)
+    if (r.layer == kLayerProtocol && r.mb_per_s && r.cached)
+      set_aside.push_back(fmt::format("{}: {} ({})", r.what, Mb(*r.mb_per_s), r.note));
+  if (set_aside.empty()) return "no end-to-end figure was measured: the cap cannot be told";
+  return fmt::format("every end-to-end figure measured was set aside as cached, so the cap cannot be told: {}",
+                     fmt::join(set_aside, "; "));
+}
+
 // What caps, in one sentence, when no cause other than caches was named.
 std::string CapSentence(const Diagnosis& d, const Waterfall& w) {
-  if (!w.end_to_end_mb_per_s) return "no end-to-end figure was measured: the cap cannot be told";
+  if (!w.end_to_end_mb_per_s) return NoEndToEndSentence(w);
   if (w.cap_layer.empty())
     return fmt::format(
         "the protocol reached {}; the layers beneath it were not all measured, so the cap cannot be "

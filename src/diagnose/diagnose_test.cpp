@@ -174,6 +174,23 @@ TEST(Diagnose, OrchestratorsGapsComeFirst) {
                                                       "TCP retransmits not counted: link-path-capped not checked"}));
 }
 
+// Issue 33: "no end-to-end figure was measured" was said when both were measured and set
+// aside as cached; the summary names them and why.
+TEST(Diagnose, EndToEndFiguresSetAsideAsCachedAreNamedNotCalledUnmeasured) {
+  Evidence e = diagnose::testing::HealthyGbE();
+  e.protocol_seq.read_mb_per_s = 300;
+  e.protocol_seq.write_mb_per_s = 280;
+  Diagnosis d = Diagnose(e);
+  EXPECT_FALSE(d.end_to_end_mb_per_s);
+  EXPECT_EQ(d.summary,
+            "every end-to-end figure measured was set aside as cached, so the cap cannot be told: 1M sequential "
+            "read (SMB 3.1.1): 300 MB/s (above the 1 GbE line rate (125 MB/s): a cache served it; left out of the "
+            "cap); 1M sequential write (SMB 3.1.1): 280 MB/s (above the 1 GbE line rate (125 MB/s): a cache served "
+            "it; left out of the cap)");
+  e.protocol_seq = {};
+  EXPECT_EQ(Diagnose(e).summary, "no end-to-end figure was measured: the cap cannot be told");
+}
+
 TEST(Diagnose, CachedFigureIsNamedButNotTheSummary) {
   Evidence e = diagnose::testing::HealthyGbE();
   e.protocol_seq.read_mb_per_s = 300;
