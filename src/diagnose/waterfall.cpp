@@ -141,8 +141,19 @@ class Builder {
     const std::string missing = NoAgentNote();
     auto row = [&](const char* what, std::optional<double> mb) {
       std::optional<double> r = Row(kLayerNetwork, what, mb, false, {}, missing);
-      if (r && w_.line_rate_mb_per_s && *r > *w_.line_rate_mb_per_s)
-        w_.rows.back().note = "above the NIC's reported speed: that speed is not the link's";
+      if (!r) return r;
+      if (w_.line_rate_mb_per_s && *r > *w_.line_rate_mb_per_s) {
+        w_.rows.back().note = w_.line_rate_stated ? "above the stated line rate: that rate is not the link's"
+                                                  : "above the NIC's reported speed: that speed is not the link's";
+      } else if (w_.payload_max_mb_per_s && *r > *w_.payload_max_mb_per_s) {
+        // No TCP stream carries more than the payload maximum at the line rate: a figure above
+        // it (issue 33: 101-102 % in the lab) says the line rate or the shaping is off, as a
+        // tc tbf that counts frames without preamble, gap and FCS lets through more than a wire.
+        w_.rows.back().note = fmt::format(
+            "above the TCP payload maximum for MTU {} ({:.1f} MB/s): the {} line rate or the link's shaping is off "
+            "(tc tbf counts frames without preamble, gap and FCS)",
+            *w_.path_mtu, *w_.payload_max_mb_per_s, w_.line_rate_stated ? "stated" : "NICs'");
+      }
       return r;
     };
     std::optional<double> d1 = row("down (NAS to client), 1 stream", n.down_1_mb_per_s);

@@ -87,6 +87,19 @@ TEST(Waterfall, ClientRowsGiveTheCpuPerIoAndNoShareOfTheLine) {
             "null: moves no data; the client's CPU per I/O not measured");
 }
 
+// Issue 33: network rows at 101-102 % of the TCP payload maximum were printed without comment.
+TEST(Waterfall, ANetworkFigureAboveThePayloadMaximumSaysTheLineRateOrShapingIsOff) {
+  Evidence e = testing::HealthyGbE();
+  e.net.down_4_mb_per_s = 119.5;  // 101.5 % of 117.7
+  Waterfall w = BuildWaterfall(e);
+  const WaterfallRow* down4 = FindRow(w, kLayerNetwork, "down (NAS to client), 4 streams");
+  ASSERT_NE(down4, nullptr);
+  EXPECT_EQ(down4->note,
+            "above the TCP payload maximum for MTU 1500 (117.7 MB/s): the NICs' line rate or the link's shaping is "
+            "off (tc tbf counts frames without preamble, gap and FCS)");
+  EXPECT_EQ(FindRow(w, kLayerNetwork, "up (client to NAS), 4 streams")->note, "");  // 116: below it
+}
+
 TEST(Waterfall, AboveLineRateIsCachedAndLeftOutOfTheCap) {
   Evidence e = testing::HealthyGbE();
   e.protocol_seq.read_mb_per_s = 300;  // over a 125 MB/s wire: the client's cache
