@@ -21,6 +21,8 @@ void Max(std::optional<double>& slot, double value) { slot = std::max(slot.value
 // A run's figures into its layer's: the best of the steps, as a ceiling is.
 void AddFigure(LayerFigure& f, const RunResult& r, bool random) {
   if (DidIo(r.read)) {
+    const bool checked_uncached = r.job.direct || r.cached == false;
+    f.read_checked_uncached = (f.read_mb_per_s ? f.read_checked_uncached : true) && checked_uncached;
     Max(f.read_mb_per_s, r.read->mb_per_s);
     if (random) Max(f.read_iops, r.read->iops);
   }

@@ -20,6 +20,9 @@ std::optional<double> Better(std::optional<double> a, std::optional<double> b) {
 struct CacheTest {
   bool crosses_network = false;         // above the line rate is impossible on the wire
   std::optional<double> disks_ceiling;  // above it (by kAboveDisksFactor) is impossible from disk
+  // The step ran O_DIRECT or its cold-read check found nothing resident: a figure above those
+  // ceilings says a ceiling is wrong, not that a cache served it.
+  bool checked_uncached = false;
 };
 
 class Builder {
@@ -63,6 +66,12 @@ class Builder {
     if (marked_cached) {
       row.cached = true;
       row.note = "served from a cache (the step said so); left out of the cap";
+    } else if (test.checked_uncached && test.crosses_network && w_.line_rate_mb_per_s &&
+               *mb > *w_.line_rate_mb_per_s) {
+      row.note = fmt::format(
+          "above the {} line rate ({:.0f} MB/s), yet it ran O_DIRECT or its cold-read check found nothing cached: the "
+          "line rate is wrong, not a cache",
+          w_.LineLabel(), *w_.line_rate_mb_per_s);
     } else if (test.crosses_network && w_.line_rate_mb_per_s && *mb > *w_.line_rate_mb_per_s) {
       row.cached = true;
       row.note = fmt::format("above the {} line rate ({:.0f} MB/s): a cache served it; left out of the cap",
@@ -170,8 +179,8 @@ class Builder {
     // A read above both the volume's uncached read and the members' ceiling came from a cache.
     std::optional<double> read_disks =
         Better(w_.read.volume, w_.disks ? std::optional<double>(w_.disks->parallel_mb_per_s) : std::nullopt);
-    w_.read.protocol = Row(kLayerProtocol, "1M sequential read" + label, p.read_mb_per_s, p.cached, {true, read_disks},
-                           "not measured");
+    w_.read.protocol = Row(kLayerProtocol, "1M sequential read" + label, p.read_mb_per_s, p.cached,
+                           {true, read_disks, p.read_checked_uncached}, "not measured");
     w_.write.protocol = Row(kLayerProtocol, "1M sequential write" + label, p.write_mb_per_s, p.cached,
                             {true, w_.write.volume}, "not measured");
     if (w_.read.protocol || w_.write.protocol) {

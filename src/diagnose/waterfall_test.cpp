@@ -100,6 +100,24 @@ TEST(Waterfall, ANetworkFigureAboveThePayloadMaximumSaysTheLineRateOrShapingIsOf
   EXPECT_EQ(FindRow(w, kLayerNetwork, "up (client to NAS), 4 streams")->note, "");  // 116: below it
 }
 
+// Issue 33: a protocol read that ran O_DIRECT (or was checked cold) above the line rate is no
+// cache at work: the line rate is wrong, and the figure stays a ceiling.
+TEST(Waterfall, AnUncachedReadAboveTheLineRateSaysTheLineRateIsWrongNotACache) {
+  Evidence e = testing::HealthyGbE();
+  e.protocol_seq.read_mb_per_s = 140;
+  e.protocol_seq.read_checked_uncached = true;
+  Waterfall w = BuildWaterfall(e);
+  const WaterfallRow* read = FindRow(w, kLayerProtocol, "1M sequential read");
+  ASSERT_NE(read, nullptr);
+  EXPECT_FALSE(read->cached);
+  EXPECT_EQ(read->note,
+            "above the 1 GbE line rate (125 MB/s), yet it ran O_DIRECT or its cold-read check found nothing cached: "
+            "the line rate is wrong, not a cache");
+  EXPECT_EQ(w.end_to_end_mb_per_s, 140);
+  e.protocol_seq.read_checked_uncached = false;  // buffered and unchecked: a cache may have served it
+  EXPECT_TRUE(FindRow(BuildWaterfall(e), kLayerProtocol, "1M sequential read")->cached);
+}
+
 TEST(Waterfall, AboveLineRateIsCachedAndLeftOutOfTheCap) {
   Evidence e = testing::HealthyGbE();
   e.protocol_seq.read_mb_per_s = 300;  // over a 125 MB/s wire: the client's cache

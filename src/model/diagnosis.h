@@ -24,6 +24,9 @@ struct LayerFigure {
   std::optional<double> write_iops;
   std::vector<int64_t> run_ids;      // the stored runs (tagged diagnosis=dN) behind it
   bool cached = false;               // a cache served it (above the link or the disks): not a ceiling
+  // Every read step behind read_mb_per_s ran O_DIRECT or had its cold-read check find the
+  // file not resident: a cache cannot be inferred from its figure (issue 33).
+  bool read_checked_uncached = false;
   bool operator==(const LayerFigure&) const = default;
 };
 

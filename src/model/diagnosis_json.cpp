@@ -33,6 +33,7 @@ ojson FigureToJson(const LayerFigure& f) {
   j["write_iops"] = OrNullJson(f.write_iops);
   j["run_ids"] = Ids(f.run_ids);
   j["cached"] = f.cached;
+  j["read_checked_uncached"] = f.read_checked_uncached;
   return j;
 }
 
@@ -305,6 +306,7 @@ Status ReadFigure(const json& j, const std::string& w, LayerFigure* f) {
   NASPERF_TRY(Read(j, w, "write_iops", &f->write_iops));
   NASPERF_TRY(ReadList(j, w, "run_ids", &f->run_ids, IdElement));
   NASPERF_TRY(Read(j, w, "cached", &f->cached));
+  NASPERF_TRY(Read(j, w, "read_checked_uncached", &f->read_checked_uncached));
   return Status::Ok();
 }
 
