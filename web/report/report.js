@@ -1255,7 +1255,7 @@
     const fill = fillText(a);
     const cells = [a.workload, str(a.from, '—') + ' → ' + str(a.to, '—'),
       isNum(a.elapsed_s) ? fmtNumber(a.elapsed_s, a.elapsed_s >= 10 ? 1 : 3) : 'n/a', fmtMBps(a.mb_per_s),
-      isNum(a.files_per_s) ? fmtNumber(a.files_per_s, a.files_per_s >= 100 ? 0 : 1) : 'n/a', cacheStateOf(a), fill || '—',
+      isNum(a.files_per_s) ? fmtNumber(a.files_per_s, a.files_per_s >= 100 ? 0 : 1) : '—', cacheStateOf(a), fill || '—',
       appScore(e)];
     const row = h('tr', {}, cells.map((c, i) => h('td', {class: i === 7 ? 'score' : i === 5 ? 'cache-' + cacheStateOf(a) : null,
       title: i === 6 && !fill ? 'no --fill: the level was not recorded' : null}, c)));
