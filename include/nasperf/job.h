@@ -50,14 +50,19 @@ std::string ToString(const OffsetDistribution& dist);  // "uniform", "zipf:1.2",
 Result<OffsetDistribution> ParseOffsetDistribution(const std::string& text);
 
 // Paced I/O (--rate, --rate-iops, --think, --burst). Rates are the job's total over all
-// its threads (each thread paces 1/threads of it). Every paced I/O has an intended start
-// on the schedule; latency is timed from it (service time from the actual submit).
+// its threads (each thread paces 1/threads of it): an open-loop schedule on which every
+// I/O has an intended start; latency is timed from it (service time from the actual
+// submit). Think time is a closed loop (core/think_gate.h): after every `burst` I/Os the
+// thread drains its queue, then idles think_s, as fio's thinktime and Iometer's transfer
+// delay do; without a rate, latency is from the submit.
 struct Pacing {
   double rate_mb_per_s = 0;  // 0: not paced by bytes (MB = 10^6 B)
   double rate_iops = 0;      // 0: not paced by I/Os
-  double think_s = 0;        // idle after every `burst` I/Os (Iometer's transfer delay)
-  uint32_t burst = 1;        // I/Os per burst (Iometer's burst length)
-  bool paced() const { return rate_mb_per_s > 0 || rate_iops > 0 || think_s > 0; }
+  double think_s = 0;        // idle after every `burst` I/Os have completed
+  uint32_t burst = 1;        // I/Os per burst (Iometer's burst length, fio's thinktime_blocks)
+  bool paced() const { return scheduled() || think_s > 0; }
+  // A rate was asked: I/Os have intended starts and the run a target to sustain.
+  bool scheduled() const { return rate_mb_per_s > 0 || rate_iops > 0; }
   bool operator==(const Pacing&) const = default;
 };
 

@@ -1,14 +1,14 @@
-// One worker thread's pacing schedule (--rate, --rate-iops, --think, --burst): when each
-// I/O is meant to start, and the wait until then. Inline, allocation-free; the only system
-// call is the sleep when the worker is ahead of its schedule.
+// One worker thread's pacing schedule (--rate, --rate-iops): when each I/O is meant to
+// start, and the wait until then. Inline, allocation-free; the only system call is the
+// sleep when the worker is ahead of its schedule.
 //
 // The schedule, for this thread's I/O i (0-based) with B_i bytes issued before it:
-//   intended_i = start + max(i x ns_per_io, B_i x ns_per_byte) + floor(i / burst) x think
+//   intended_i = start + max(i x ns_per_io, B_i x ns_per_byte)
 // The rates are the job's total, so each of `threads` threads paces 1/threads of them.
 // The schedule is never reset: when the target falls behind, the I/Os that are due are
 // issued at once and their latency, timed from the intended start, includes the wait
-// (no coordinated omission). Without a rate, a burst starts every `think` (its I/Os as
-// fast as the queue depth allows).
+// (no coordinated omission). Think time is not on it: it is a closed loop that waits for
+// completions (core/think_gate.h), as fio's thinktime is beside its rate.
 #pragma once
 
 #include <errno.h>
@@ -34,9 +34,7 @@ class Pacer {
   Pacer(const Pacing& pacing, uint32_t threads, uint64_t start_ns)
       : start_ns_(start_ns),
         ns_per_io_(pacing.rate_iops > 0 ? threads * 1e9 / pacing.rate_iops : 0),
-        ns_per_byte_(pacing.rate_mb_per_s > 0 ? threads * 1e3 / pacing.rate_mb_per_s : 0),
-        think_ns_(static_cast<uint64_t>(pacing.think_s * 1e9)),
-        burst_(pacing.think_s > 0 ? std::max<uint32_t>(pacing.burst, 1) : 0) {}
+        ns_per_byte_(pacing.rate_mb_per_s > 0 ? threads * 1e3 / pacing.rate_mb_per_s : 0) {}
 
   // The intended start of the next I/O, on the clock `start_ns` was read from.
   uint64_t due_ns() const {
@@ -44,18 +42,13 @@ class Pacer {
     const double by_bytes = static_cast<double>(bytes_) * ns_per_byte_;
     // Clamped: a tiny rate over many threads can put an I/O centuries away, which must
     // not overflow the conversion (it is past any deadline either way).
-    return start_ns_ + static_cast<uint64_t>(std::min(std::max(by_ios, by_bytes), kFarFutureNs)) +
-           thinks_ * think_ns_;
+    return start_ns_ + static_cast<uint64_t>(std::min(std::max(by_ios, by_bytes), kFarFutureNs));
   }
 
   // Moves the schedule past one I/O of `bytes`.
   void Issued(uint64_t bytes) {
     ++ios_;
     bytes_ += bytes;
-    if (burst_ && ++in_burst_ == burst_) {
-      in_burst_ = 0;
-      ++thinks_;
-    }
   }
 
   uint64_t ios() const { return ios_; }
@@ -63,10 +56,7 @@ class Pacer {
  private:
   uint64_t start_ns_ = 0;
   double ns_per_io_ = 0, ns_per_byte_ = 0;
-  uint64_t think_ns_ = 0;
-  uint32_t burst_ = 0;  // 0: no think time
-  uint32_t in_burst_ = 0;
-  uint64_t ios_ = 0, bytes_ = 0, thinks_ = 0;
+  uint64_t ios_ = 0, bytes_ = 0;
 };
 
 // Sleeps on CLOCK_MONOTONIC until `until_ns` (MonotonicNs() time): an absolute

@@ -33,14 +33,13 @@ double MeanIoBytes(const JobSpec& job) {
 
 double ScheduledIops(const JobSpec& job) {
   const Pacing& p = job.pacing;
-  if (!p.paced()) return 0;
-  // One thread's burst cycle: `burst` I/Os at the rates' spacing, then the think time.
+  if (!p.scheduled()) return 0;
+  // One thread's spacing between intended starts; think time is not on the schedule (a
+  // closed loop: what it gives depends on the service time, and is measured, not asked).
   const double per_io_s =
       std::max(p.rate_iops > 0 ? job.threads / p.rate_iops : 0.0,
                p.rate_mb_per_s > 0 ? MeanIoBytes(job) * job.threads / (p.rate_mb_per_s * 1e6) : 0.0);
-  const double burst = p.think_s > 0 ? std::max<uint32_t>(p.burst, 1) : 1;
-  const double cycle_s = burst * per_io_s + p.think_s;
-  return cycle_s > 0 ? job.threads * burst / cycle_s : 0;
+  return per_io_s > 0 ? job.threads / per_io_s : 0;
 }
 
 void JudgePacing(const JobSpec& job, double seconds, uint32_t ranks, PacingFacts& f) {
@@ -51,8 +50,7 @@ void JudgePacing(const JobSpec& job, double seconds, uint32_t ranks, PacingFacts
   f.excess_pct = target > 0 && achieved > target ? (achieved - target) / target * 100 : 0;
   double over_allowed_pct = kSustainedWithinPct;
   if (target > 0 && seconds > 0) {
-    const double burst = job.pacing.think_s > 0 ? std::max<uint32_t>(job.pacing.burst, 1) : 1;
-    const double edge_iops = static_cast<double>(std::max<uint32_t>(ranks, 1)) * job.threads * burst / seconds;
+    const double edge_iops = static_cast<double>(std::max<uint32_t>(ranks, 1)) * job.threads / seconds;
     const double edge = by_bytes ? edge_iops * MeanIoBytes(job) / 1e6 : edge_iops;
     over_allowed_pct = std::max(over_allowed_pct, edge / target * 100);
   }
@@ -65,7 +63,7 @@ PacingFacts MeasurePacing(const JobSpec& job, const std::optional<DirectionResul
                           std::shared_ptr<const LatencyHistogram> write_service) {
   PacingFacts f;
   const double iops = ScheduledIops(job);
-  // A byte rate is a target in MB/s; I/O rates and think time alone, one in IOPS.
+  // A byte rate is a target in MB/s, an I/O rate one in IOPS; think time alone sets none.
   if (job.pacing.rate_mb_per_s > 0)
     f.target_mb_per_s = iops * MeanIoBytes(job) / 1e6;
   else

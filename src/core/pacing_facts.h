@@ -16,15 +16,16 @@ inline constexpr double kSustainedWithinPct = 1.0;
 // weighted by the read share): what a byte rate is in I/Os.
 double MeanIoBytes(const JobSpec& job);
 
-// The total I/Os per second the job's schedule asks (core/pacer.h), think time and bursts
-// included; 0 when it is not paced.
+// The total I/Os per second the job's rate asks (core/pacer.h); 0 without a rate. Think
+// time is a closed loop and asks no rate (core/think_gate.h).
 double ScheduledIops(const JobSpec& job);
 
 // Sets f.shortfall_pct, f.excess_pct and f.sustained from f's target and achieved rates
 // over a window of `seconds`: sustained when achieved is within kSustainedWithinPct of the
 // target either way. Over, the window's edge is allowed: each thread's schedule (of
-// `ranks` x job.threads threads) puts an I/O, or a whole burst, at the window's very start,
-// so a window can hold one burst per thread more than rate x window.
+// `ranks` x job.threads threads) puts an I/O at the window's very start, so a window can
+// hold one I/O per thread more than rate x window. No target (think time alone): nothing
+// to sustain, and `sustained` stays true.
 void JudgePacing(const JobSpec& job, double seconds, uint32_t ranks, PacingFacts& f);
 
 // The facts of a paced run from its directions (latency from intended start, measured

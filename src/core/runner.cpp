@@ -112,7 +112,8 @@ Status MakeWorkerSlots(const JobSpec& job, const std::vector<WorkerFile>& files,
     if (!pool.ok()) return pool.status();
     slot->buffers = std::make_unique<BufferPool>(std::move(pool).value());
     slot->output = std::make_unique<WorkerOutput>();
-    if (job.pacing.paced()) {
+    // Service time beside latency from the intended start: only a rate sets one.
+    if (job.pacing.scheduled()) {
       slot->output->read_service = std::make_unique<LatencyHistogram>();
       slot->output->write_service = std::make_unique<LatencyHistogram>();
     }
@@ -275,7 +276,7 @@ struct Totals {
   uint64_t end_ns = 0;
   std::shared_ptr<LatencyHistogram> read_hist = std::make_shared<LatencyHistogram>();
   std::shared_ptr<LatencyHistogram> write_hist = std::make_shared<LatencyHistogram>();
-  std::shared_ptr<LatencyHistogram> read_service, write_service;  // paced jobs only
+  std::shared_ptr<LatencyHistogram> read_service, write_service;  // jobs with a rate only
   uint64_t read_bytes = 0, write_bytes = 0, read_ios = 0, write_ios = 0, errors = 0;
   uint64_t verified_bytes = 0, written_bytes = 0;
   Status first_error;

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/pacer.h"
+#include "core/think_gate.h"
 #include "core/verify_pass.h"
 #include "base/clock.h"
 #include "workload/io_shapes.h"
@@ -24,7 +25,7 @@ Status CompletionError(const WorkerContext& ctx, IoDir dir, uint64_t offset, int
   return Status::Io(where + ": short transfer of " + std::to_string(result) + " B");
 }
 
-// Paced and ahead of the schedule with nothing in flight: sleeps towards `until_ns`, at
+// Ahead of the schedule or thinking, with nothing in flight: sleeps towards `until_ns`, at
 // most one reap timeout at a time (Ctrl-C stays prompt) and never past the deadline.
 void WaitForSchedule(const WorkerContext& ctx, uint64_t until_ns, uint64_t now_ns) {
   until_ns = std::min<uint64_t>(until_ns, now_ns + std::chrono::nanoseconds(kReapTimeout).count());
@@ -79,15 +80,20 @@ void RunLoop(const WorkerContext& ctx, Engine& engine, const WorkerFile& file, B
   bool stopping = false;
   out.end_ns = now_ns();
 
-  // Paced jobs: each I/O's intended start (core/pacer.h), which its latency is timed
-  // from; unpaced ones time it from the submit. A ramp runs on a schedule of its own from
+  // Jobs with a rate: each I/O's intended start (core/pacer.h), which its latency is timed
+  // from; the others time it from the submit. A ramp runs on a schedule of its own from
   // the loop's start; the measured schedule starts afresh when measuring starts, so what
   // the ramp fell behind by is not issued at once into the measured window.
-  const bool paced = job.pacing.paced();
-  Pacer pacer = paced ? Pacer(job.pacing, job.threads, out.end_ns) : Pacer();
-  bool ramp_schedule = paced && ctx.measure_start_ns > out.end_ns;
-  std::vector<uint64_t> intended_ns(paced ? depth : 0);
-  const uint64_t* started_ns = paced ? intended_ns.data() : submit_ns.data();
+  const bool scheduled = job.pacing.scheduled();
+  Pacer pacer = scheduled ? Pacer(job.pacing, job.threads, out.end_ns) : Pacer();
+  bool ramp_schedule = scheduled && ctx.measure_start_ns > out.end_ns;
+  std::vector<uint64_t> intended_ns(scheduled ? depth : 0);
+  const uint64_t* started_ns = scheduled ? intended_ns.data() : submit_ns.data();
+  // Think time: the closed loop of core/think_gate.h, beside the schedule or alone.
+  ThinkGate think(job.pacing);
+  // Paced either way: the loop reads the clock before it fills, and the window given
+  // ends at the deadline even when the thread sat idle at its end.
+  const bool paced = scheduled || think.active();
 
   while (true) {
     if (!stopping && ctx.stop->requested()) {
@@ -97,15 +103,20 @@ void RunLoop(const WorkerContext& ctx, Engine& engine, const WorkerFile& file, B
     }
 
     uint32_t n = 0;
-    uint64_t wait_until_ns = 0;  // paced: the next I/O's intended start, still ahead
+    uint64_t wait_until_ns = 0;  // the next intended start or the end of a think, still ahead
     const uint64_t fill_now = paced ? now_ns() : 0;
     if (ramp_schedule && fill_now >= ctx.measure_start_ns) {
       pacer = Pacer(job.pacing, job.threads, ctx.measure_start_ns);
       ramp_schedule = false;
     }
+    if (think.active()) think.Reaped(inflight, fill_now);
     while (!stopping && free_count > 0) {
-      // Before the draw: an I/O drawn and then held back for the schedule would be lost.
-      const uint64_t due_ns = paced ? pacer.due_ns() : 0;
+      // Before the draw: an I/O drawn and then held back would be lost.
+      if (!think.may_issue(fill_now)) {
+        wait_until_ns = think.resume_ns();  // 0 while the burst drains: the reap waits
+        break;
+      }
+      const uint64_t due_ns = scheduled ? pacer.due_ns() : 0;
       if (due_ns > fill_now) {
         wait_until_ns = due_ns;
         break;
@@ -132,10 +143,11 @@ void RunLoop(const WorkerContext& ctx, Engine& engine, const WorkerFile& file, B
       }
       batch[n++] = IoRequest{offset, io.bytes, dir, slot};
       ++issued;
-      if (paced) {
+      if (scheduled) {
         intended_ns[slot] = due_ns;
         pacer.Issued(io.bytes);
       }
+      think.Issued();
     }
     // Waits end no later than the measured schedule's start and the deadline: the first
     // measured I/O is due at the one, and the window given ends at the other.
@@ -187,9 +199,9 @@ void RunLoop(const WorkerContext& ctx, Engine& engine, const WorkerFile& file, B
         ctx.stop->Abort();
         continue;
       }
-      // The ramp: completed before measuring began or, paced, due on the ramp's schedule.
-      if (now < ctx.measure_start_ns || (paced && intended_ns[c.slot] < ctx.measure_start_ns)) continue;
-      // Paced: from the intended start (what the user waited); else from the submit.
+      // The ramp: completed before measuring began or, scheduled, due on the ramp's schedule.
+      if (now < ctx.measure_start_ns || (scheduled && intended_ns[c.slot] < ctx.measure_start_ns)) continue;
+      // Scheduled: from the intended start (what the user waited); else from the submit.
       const uint64_t latency_ns = now - started_ns[c.slot];
       if (dir == IoDir::kRead) {
         out.read_latency.Record(latency_ns);
@@ -200,7 +212,7 @@ void RunLoop(const WorkerContext& ctx, Engine& engine, const WorkerFile& file, B
         out.write_bytes += length;
         ++out.write_ios;
       }
-      if (paced) (dir == IoDir::kRead ? out.read_service : out.write_service)->Record(now - submit_ns[c.slot]);
+      if (scheduled) (dir == IoDir::kRead ? out.read_service : out.write_service)->Record(now - submit_ns[c.slot]);
       if constexpr (Shapes::kMixed) out.per_size[slot_size[c.slot]].Record(dir, length, latency_ns);
     }
     if (reaped.value() > 0) {

@@ -719,10 +719,12 @@ const JobOption kJobOptions[] = {
      .to_csv = [](const JobSpec& job) { return fmt::format("{:.10g}", job.pacing.rate_iops); }},
     {.name = "--think",
      .value_name = "TIME",
-     .help = "idle this long after every --burst I/Os of each thread (Iometer's transfer delay): 10ms, 500us",
-     .doc = "a pause of TIME after every `--burst` I/Os of each thread (Iometer's transfer delay; fio's "
-            "thinktime), on the schedule: burst k starts k x TIME later than the rate alone would start it "
-            "(without a rate, bursts start TIME apart). Units `us`, `ms`, `s`",
+     .help = "after every --burst I/Os of each thread have completed, idle this long (fio's thinktime, Iometer's "
+             "transfer delay; a closed loop): 10ms, 500us",
+     .doc = "a closed loop, as fio's thinktime and Iometer's transfer delay: after every `--burst` I/Os a thread "
+            "issues nothing until they have all completed, then idles TIME, so each burst takes its service time "
+            "plus TIME and the rate it gives is measured, not scheduled. Beside `--rate` the schedule stays open "
+            "loop and a think puts the thread behind it. Units `us`, `ms`, `s`",
      .doc_default = "none",
      .default_text = nullptr,  // not given: no think time
      .parse = [](const std::string& text, JobSpec& job) {
@@ -754,8 +756,9 @@ const JobOption kJobOptions[] = {
      .to_csv = [](const JobSpec& job) { return fmt::format("{:.10g}", job.pacing.think_s); }},
     {.name = "--burst",
      .value_name = "N",
-     .help = "I/Os per burst before each --think (Iometer's burst length; default 1)",
-     .doc = "I/Os of each thread between `--think` pauses (Iometer's burst length); needs `--think`",
+     .help = "I/Os per burst before each --think (Iometer's burst length, fio's thinktime_blocks; default 1)",
+     .doc = "I/Os of each thread between `--think` pauses (Iometer's burst length, fio's thinktime_blocks); "
+            "needs `--think`",
      .doc_default = "1",
      .default_text = "1",
      .parse = [](const std::string& text, JobSpec& job) { return ParseCountInto(text, "--burst", job.pacing.burst); },

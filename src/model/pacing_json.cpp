@@ -44,11 +44,16 @@ ojson PacingToJson(const PacingFacts& f, uint32_t threads, uint32_t ranks) {
   }
   j["achieved_iops"] = f.achieved_iops;
   j["achieved_mb_per_s"] = f.achieved_mb_per_s;
-  j["sustained"] = f.sustained;
-  j["shortfall_pct"] = f.shortfall_pct;
-  j["excess_pct"] = f.excess_pct;
-  j["lat_us_from"] = "intended start";
-  j["service_us_from"] = "submit";
+  if (f.target_iops <= 0 && f.target_mb_per_s <= 0) {
+    j["think"] = "closed loop";
+    j["lat_us_from"] = "submit";
+  } else {
+    j["sustained"] = f.sustained;
+    j["shortfall_pct"] = f.shortfall_pct;
+    j["excess_pct"] = f.excess_pct;
+    j["lat_us_from"] = "intended start";
+    j["service_us_from"] = "submit";
+  }
   if (f.read_service) j["read_service_us"] = SummaryToJson(*f.read_service);
   if (f.write_service) j["write_service_us"] = SummaryToJson(*f.write_service);
   return j;

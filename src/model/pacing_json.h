@@ -15,6 +15,9 @@ namespace nasperf {
 //  "sustained", "shortfall_pct", "excess_pct", "lat_us_from": "intended start", "service_us_from": "submit",
 //  "read_service_us" / "write_service_us": {"mean", "p50", "p90", "p99", "p999", "max"}}
 // A target that is 0 (not paced by it) is left out, as is a direction without service times.
+// Think time alone sets no target: then "think": "closed loop" and "lat_us_from": "submit"
+// stand instead of the verdict ("sustained", "shortfall_pct", "excess_pct"), since nothing
+// was scheduled to sustain.
 // A run of `ranks` > 1 clients (mpirun): "rates_are": "job total over all ranks and
 // threads", "ranks" and "per_rank_target_..." too; "threads" is each rank's.
 nlohmann::ordered_json PacingToJson(const PacingFacts& facts, uint32_t threads, uint32_t ranks = 1);

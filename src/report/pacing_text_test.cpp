@@ -49,17 +49,39 @@ TEST(PacingText, ATargetThatCouldNotKeepUpIsNamedWithItsShortfall) {
   EXPECT_NE(text.find("could not sustain 5000 IOPS: 3120 achieved (37.6 % short"), std::string::npos) << text;
 }
 
-// Think time lowers what the schedule asks below the rate: the line names both.
+// Think time beside a rate: the rate is the schedule, the think its closed loop beside it.
 TEST(PacingText, NamesWhatSetTheSchedule) {
   RunResult r = PacedRun(0, 2208, true, 0);
   r.job.threads = 1;
   r.job.pacing = Pacing{.rate_mb_per_s = 200, .rate_iops = 0, .think_s = 0.001, .burst = 8};
-  r.pacing->target_mb_per_s = 144.7;
+  r.pacing->target_mb_per_s = 200;
   r.pacing->achieved_mb_per_s = 144.8;
-  EXPECT_NE(PacingText(r).find("paced: 145 MB/s scheduled (--rate 200 MB/s, --think 1 ms after every 8 I/Os, the "
-                               "job's total over 1 thread, 145 per thread), 145 achieved"),
+  r.pacing->sustained = false;
+  r.pacing->shortfall_pct = 27.6;
+  EXPECT_NE(PacingText(r).find("paced: could not sustain 200 MB/s: 145 achieved (27.6 % short; scheduled by --rate "
+                               "200 MB/s, the job's total over 1 thread, 200 per thread; --think 1 ms after every 8 "
+                               "I/Os had completed (a closed loop: each burst's service time, then the think))"),
             std::string::npos)
       << PacingText(r);
+}
+
+// Think time alone (issue 33): nothing was scheduled, so the line names no target and no
+// "sustained", only what the closed loop achieved.
+TEST(PacingText, ThinkTimeAloneSaysClosedLoopAndClaimsNoTarget) {
+  RunResult r = PacedRun(0, 818.3, true, 0);
+  r.job.threads = 1;
+  r.job.pacing = Pacing{.think_s = 0.001, .burst = 1};
+  r.pacing->target_iops = 0;
+  r.pacing->achieved_mb_per_s = 3.35;
+  r.pacing->read_service.reset();  // no intended starts: the latencies are from the submit
+  const std::string text = PacingText(r);
+  EXPECT_NE(text.find("think: --think 1 ms after every 1 I/O had completed (a closed loop: each burst's service time, "
+                      "then the think): 818 IOPS, 3.35 MB/s achieved, the job's total over 1 thread"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("sustained"), std::string::npos) << text;
+  EXPECT_EQ(text.find("scheduled"), std::string::npos) << text;
+  EXPECT_EQ(text.find("intended start"), std::string::npos) << text;
 }
 
 TEST(PacingText, RunTableCarriesItAndUnpacedRunsDoNot) {

@@ -25,7 +25,7 @@ RunResult AppRun(const std::string& name) {
   return run;
 }
 
-int64_t NewInvocation(ResultsStore& store) {
+int64_t NewAppInvocation(ResultsStore& store) {
   return store.BeginInvocation("app", "nasperf app dir-copy --to /mnt/nas", "2026-12-01T19:40:00Z").value();
 }
 
@@ -34,7 +34,7 @@ TEST(AppStore, SavedFiguresReadBackEqual) {
   Result<ResultsStore> store = ResultsStore::Open(dir.path() + "/results.db");
   ASSERT_TRUE(store.ok()) << store.status().message();
   RunResult run = AppRun("saved");
-  ASSERT_TRUE(store.value().Save(run, NewInvocation(store.value())).ok());
+  ASSERT_TRUE(store.value().Save(run, NewAppInvocation(store.value())).ok());
   Result<RunResult> back = store.value().Load(run.id);
   ASSERT_TRUE(back.ok()) << back.status().message();
   ASSERT_TRUE(back.value().app.has_value());
@@ -53,7 +53,7 @@ TEST(AppStore, ABegunRunGetsItsFiguresWhenFinished) {
   RunResult run = AppRun("begun");
   const AppFigures figures = *run.app;
   run.app.reset();  // not known while it runs
-  ASSERT_TRUE(store.value().BeginRun(run, NewInvocation(store.value())).ok());
+  ASSERT_TRUE(store.value().BeginRun(run, NewAppInvocation(store.value())).ok());
   EXPECT_FALSE(store.value().Load(run.id).value().app.has_value());
   run.app = figures;
   ASSERT_TRUE(store.value().FinishRun(run).ok());
@@ -68,7 +68,7 @@ TEST(AppStore, OtherRunsHaveNoneAndDamagedFiguresAreNamed) {
   RunResult plain = AppRun("plain");
   plain.app.reset();
   RunResult damaged = AppRun("damaged");
-  const int64_t inv = NewInvocation(store.value());
+  const int64_t inv = NewAppInvocation(store.value());
   ASSERT_TRUE(store.value().Save(plain, inv).ok());
   ASSERT_TRUE(store.value().Save(damaged, inv).ok());
   {
@@ -105,7 +105,7 @@ TEST(AppStore, MigratesSchemaV8KeepingItsRuns) {
   for (const RunResult& r : runs.value()) EXPECT_FALSE(r.app.has_value()) << r.name;
   EXPECT_EQ(store.value().Load(3).value().name, "v4 agent run");
   RunResult run = AppRun("after migration");
-  ASSERT_TRUE(store.value().Save(run, NewInvocation(store.value())).ok());
+  ASSERT_TRUE(store.value().Save(run, NewAppInvocation(store.value())).ok());
   EXPECT_EQ(run.id, 4);
   EXPECT_EQ(store.value().Load(4).value().app, AppRun("").app);
   Result<SqliteDb> raw = SqliteDb::Open(path, false);

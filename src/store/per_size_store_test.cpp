@@ -30,7 +30,7 @@ RunResult MixedRun(const std::string& name) {
   return run;
 }
 
-int64_t NewInvocation(ResultsStore& store) {
+int64_t NewRunInvocation(ResultsStore& store) {
   return store.BeginInvocation("run", "nasperf run /mnt/nas", "2026-12-01T23:40:00Z").value();
 }
 
@@ -51,7 +51,7 @@ TEST(PerSizeStore, SavedFiguresReadBackEqual) {
   Result<ResultsStore> store = ResultsStore::Open(dir.path() + "/results.db");
   ASSERT_TRUE(store.ok()) << store.status().message();
   RunResult run = MixedRun("saved");
-  ASSERT_TRUE(store.value().Save(run, NewInvocation(store.value())).ok());
+  ASSERT_TRUE(store.value().Save(run, NewRunInvocation(store.value())).ok());
   Result<RunResult> back = store.value().Load(run.id);
   ASSERT_TRUE(back.ok()) << back.status().message();
   ExpectSameSizes(back.value().per_size, run.per_size);
@@ -68,7 +68,7 @@ TEST(PerSizeStore, ABegunRunGetsItsSizesWhenFinished) {
   RunResult run = MixedRun("begun");
   const std::vector<SizeResult> sizes = run.per_size;
   run.per_size.clear();
-  ASSERT_TRUE(store.value().BeginRun(run, NewInvocation(store.value())).ok());
+  ASSERT_TRUE(store.value().BeginRun(run, NewRunInvocation(store.value())).ok());
   EXPECT_TRUE(store.value().Load(run.id).value().per_size.empty());
   run.per_size = sizes;
   ASSERT_TRUE(store.value().FinishRun(run).ok());
@@ -83,10 +83,10 @@ TEST(PerSizeStore, PlainRunsHaveNoneAndDamagedSizesAreNamed) {
   RunResult plain = MixedRun("plain");
   plain.per_size.clear();
   plain.job.bs_split.clear();
-  ASSERT_TRUE(store.value().Save(plain, NewInvocation(store.value())).ok());
+  ASSERT_TRUE(store.value().Save(plain, NewRunInvocation(store.value())).ok());
   EXPECT_TRUE(store.value().Load(plain.id).value().per_size.empty());
   RunResult mixed = MixedRun("damaged");
-  ASSERT_TRUE(store.value().Save(mixed, NewInvocation(store.value())).ok());
+  ASSERT_TRUE(store.value().Save(mixed, NewRunInvocation(store.value())).ok());
   {
     Result<SqliteDb> raw = SqliteDb::Open(path, false);
     ASSERT_TRUE(raw.ok());

@@ -8,7 +8,7 @@ namespace {
 
 // As md_seq_show prints it: a degraded RAID5 with a bitmap, a RAID1 with a failed member,
 // a read-only RAID0, a linear array and an inactive array of spares.
-constexpr const char* kMdstat =
+constexpr const char* kMdstatTwoArrays =
     "Personalities : [raid1] [raid6] [raid5] [raid4] [raid0] [linear]\n"
     "md127 : active raid5 sdd1[3] sdb1[0] sdc1[1]\n"
     "      1953260544 blocks super 1.2 level 5, 512k chunk, algorithm 2 [4/3] [UU_U]\n"
@@ -33,7 +33,7 @@ constexpr const char* kMdstat =
     "unused devices: <none>\n";
 
 TEST(Mdstat, ParsesLevelsMembersHealthAndChunk) {
-  std::vector<MdArray> arrays = ParseMdstat(kMdstat);
+  std::vector<MdArray> arrays = ParseMdstat(kMdstatTwoArrays);
   ASSERT_EQ(arrays.size(), 6u);
 
   const MdArray& raid5 = arrays[0];

@@ -1066,9 +1066,14 @@
       const achieved = byIops || !isNum(p.target_mb_per_s)
         ? (isNum(p.achieved_iops) ? fmtNumber(p.achieved_iops, 1) + ' IOPS' : 'n/a')
         : (isNum(p.achieved_mb_per_s) ? fmtMBps(p.achieved_mb_per_s) + ' MB/s' : 'n/a');
-      const sustained = p.sustained === false
-        ? 'no: ' + (isNum(p.shortfall_pct) ? fmtNumber(p.shortfall_pct, 1) + ' % short' : 'short')
-        : 'yes (within 1 %)';
+      const scheduled = byIops || (isNum(p.target_mb_per_s) && p.target_mb_per_s > 0);
+      // Think time alone schedules nothing: a closed loop has no target to sustain, and
+      // its latency is from the submit.
+      const sustained = !scheduled ? '— (closed loop, latency from submit)'
+        : p.sustained === false
+          ? 'no: ' + (isNum(p.excess_pct) && p.excess_pct > 0 ? fmtNumber(p.excess_pct, 1) + ' % over'
+            : isNum(p.shortfall_pct) ? fmtNumber(p.shortfall_pct, 1) + ' % short' : 'short')
+          : 'yes (within 1 %)';
       const dirs = DIRECTIONS.filter((dir) => isNum(record(record(run[dir]).lat_us).p50));
       dirs.forEach((dir, i) => {
         const lat = record(record(run[dir]).lat_us);

@@ -16,7 +16,7 @@ namespace {
 
 using testing::MemoryAppFs;
 
-class RecordingSink final : public RunSink {
+class DirCopyRecordingSink final : public RunSink {
  public:
   Status Begin(RunResult&) override { return Status::Ok(); }
   Status Finish(RunResult& run, const RunResult&) override {
@@ -69,7 +69,7 @@ TEST(DirCopy, CopiesEveryFileWithItsTimesAndConsistentFigures) {
     };
     options.file_copy_mb_per_s = 1e9;
     options.file_copy_source = "a test figure";
-    RecordingSink sink;
+    DirCopyRecordingSink sink;
     NoProgress progress;
     AppRunOutcome out = RunDirCopy({nullptr, &to}, tree, options, sink, progress, {});
     ASSERT_TRUE(out.status.ok()) << out.status.message();
@@ -110,7 +110,7 @@ TEST(DirCopy, NoFlushClosesEveryFileUnflushedAndSaysSo) {
   const CopyTree tree = SmallTree();
   DirCopyOptions options = Options(2);
   options.flush = false;
-  RecordingSink sink;
+  DirCopyRecordingSink sink;
   NoProgress progress;
   ASSERT_TRUE(RunDirCopy({nullptr, &to}, tree, options, sink, progress, {}).status.ok());
   const RunResult& run = sink.finished.at(0);
@@ -141,7 +141,7 @@ TEST(DirCopy, ARunRecordsTheDigestOfWhatItWrote) {
     }
     written_digest = d.Finish();
   };
-  RecordingSink sink;
+  DirCopyRecordingSink sink;
   NoProgress progress;
   AppRunOutcome out = RunDirCopy({nullptr, &to}, tree.value(), options, sink, progress, {});
   ASSERT_TRUE(out.status.ok()) << out.status.message();
@@ -158,7 +158,7 @@ TEST(DirCopy, VerifyPassesAndCatchesACorruptedCopy) {
   const CopyTree tree = SmallTree();
   DirCopyOptions options = Options(2);
   options.verify = true;
-  RecordingSink sink;
+  DirCopyRecordingSink sink;
   NoProgress progress;
   ASSERT_TRUE(RunDirCopy({nullptr, &to}, tree, options, sink, progress, {}).status.ok());
   ASSERT_EQ(sink.finished[0].verified_bytes, tree.total_bytes);
@@ -179,7 +179,7 @@ TEST(DirCopy, AGeneratedTreeIsStagedOnAStorageSourceAndRemovedFromIt) {
   options.verify = true;
   size_t staged = 0;
   options.after_copy = [&] { staged = from.file_count(); };
-  RecordingSink sink;
+  DirCopyRecordingSink sink;
   NoProgress progress;
   AppRunOutcome out = RunDirCopy({&from, &to}, tree, options, sink, progress, {});
   ASSERT_TRUE(out.status.ok()) << out.status.message();

@@ -12,7 +12,7 @@ namespace {
 
 using testing::MemoryAppFs;
 
-class RecordingSink final : public RunSink {
+class CopyRecordingSink final : public RunSink {
  public:
   Status Begin(RunResult& run) override {
     ++begun;
@@ -72,7 +72,7 @@ TEST(FileCopy, ADestinationThatCannotSyncIsCopiedToTheLastCloseAndSaysSo) {
   FileCopyPlan plan = PlanFileCopy("", 3u << 20, 1, 0).value();
   FileCopyOptions options;
   options.seed = 5;
-  RecordingSink sink;
+  CopyRecordingSink sink;
   NoProgress progress;
   AppRunOutcome out = RunFileCopy({&from, &to}, plan, options, sink, progress, AppRunLabels{});
   ASSERT_TRUE(out.status.ok()) << out.status.message();
@@ -86,7 +86,7 @@ TEST(FileCopy, ADestinationThatCannotSyncIsCopiedToTheLastCloseAndSaysSo) {
   // Any other flush failure still ends the run.
   MemoryAppFs broken;
   broken.sync_status = Status::Io("fsync: EIO");
-  RecordingSink sink2;
+  CopyRecordingSink sink2;
   EXPECT_FALSE(RunFileCopy({nullptr, &broken}, plan, options, sink2, progress, AppRunLabels{}).status.ok());
 }
 
@@ -100,7 +100,7 @@ TEST(FileCopy, ARunRecordsConsistentFiguresAndRemovesItsFiles) {
   options.cache.client_ram_bytes = uint64_t{1} << 30;
   size_t copied_files = 0;
   options.after_copy = [&] { copied_files = to.file_count(); };
-  RecordingSink sink;
+  CopyRecordingSink sink;
   NoProgress progress;
   AppRunLabels labels;
   labels.name = "file-copy";
@@ -140,7 +140,7 @@ TEST(FileCopy, WithoutSyncNothingIsFlushed) {
   MemoryAppFs to;
   FileCopyOptions options;
   options.sync = false;
-  RecordingSink sink;
+  CopyRecordingSink sink;
   NoProgress progress;
   ASSERT_TRUE(
       RunFileCopy({nullptr, &to}, PlanFileCopy("", 5000, 1, 0).value(), options, sink, progress, {}).status.ok());
@@ -152,7 +152,7 @@ TEST(FileCopy, WithoutSyncNothingIsFlushed) {
 // A copy to the null sink writes nothing: it has no flush state to state.
 TEST(FileCopy, ACopyToTheNullSinkHasNoWriteFlushState) {
   MemoryAppFs from;
-  RecordingSink sink;
+  CopyRecordingSink sink;
   NoProgress progress;
   ASSERT_TRUE(RunFileCopy({&from, nullptr}, PlanFileCopy("", 5000, 1, 0).value(), FileCopyOptions{}, sink, progress, {})
                   .status.ok());
@@ -163,7 +163,7 @@ TEST(FileCopy, AFailedCopyIsStoredPartialWithItsErrorAndCleansUp) {
   MemoryAppFs to;
   FileCopyPlan plan = PlanFileCopy("dvd-folder", 0, 0.0001, 0).value();
   to.FailCreateOf(plan.files[3].rel);
-  RecordingSink sink;
+  CopyRecordingSink sink;
   NoProgress progress;
   AppRunOutcome out = RunFileCopy({nullptr, &to}, plan, {}, sink, progress, {});
   EXPECT_EQ(out.status.kind(), ErrorKind::kIo);
