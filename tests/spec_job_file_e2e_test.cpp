@@ -93,6 +93,41 @@ TEST(SpecJobFileE2e, RunsAnIometerSpecAtItsWorkersOutstandingIos) {
   EXPECT_EQ(two["runs"][0]["job"]["qd"], 2);
 }
 
+// Issue 33 item 3: every worker assigned the spec is a thread at its own depth, unbuffered
+// as Iometer is, the workers of one depth sharing one file; two depths are two jobs of one
+// group, and the options typed on the command line apply to both.
+TEST(SpecJobFileE2e, AnIometerSpecRunsEveryWorkerAtItsOwnDepth) {
+  TempDir target, files;
+  const std::string icf = files.path() + "/bench.icf";
+  std::string text = IcfWithOneSpec("4096,100,100,100,0,1,0,0", "2");
+  for (const char* depth : {"2", "4"})
+    text += std::string("'End worker\r\n'Worker\r\n\tWorker\r\n'Number of outstanding IOs,test connection rate\r\n\t") +
+            depth + ",DISABLED\r\n'Assigned access specs\r\n\tRead 4K\r\n'End assigned access specs\r\n";
+  ASSERT_TRUE(WriteFileBytes(icf, text));
+  nlohmann::json doc = NasperfJson({"run", target.path(), "--iometer", icf, "--spec", "Read 4K", "--size", "256k",
+                                    "--time", "1s", "--no-store", "--json"});
+  ASSERT_TRUE(doc.contains("runs")) << doc.dump();
+  ASSERT_EQ(doc["runs"].size(), 2u) << doc.dump();
+  const nlohmann::json& two = doc["runs"][0]["job"];
+  const nlohmann::json& four = doc["runs"][1]["job"];
+  EXPECT_EQ(two["qd"], 2);
+  EXPECT_EQ(two["threads"], 2);
+  EXPECT_EQ(two["shared_file"], true);
+  EXPECT_EQ(four["qd"], 4);
+  EXPECT_EQ(four["threads"], 1);
+  for (const nlohmann::json* job : {&two, &four}) {
+    EXPECT_EQ((*job)["direct"], true) << "Iometer's I/O is unbuffered";
+    EXPECT_EQ((*job)["align"], 512) << "alignment 0 is the sector's";
+    EXPECT_EQ((*job)["size"], 256 * 1024) << "the command line's --size applies to every job";
+  }
+  const std::string notes = doc["runs"][1]["notes"].dump();
+  EXPECT_NE(notes.find("unbuffered"), std::string::npos) << notes;
+  EXPECT_NE(notes.find("2 queue depths: one job per depth"), std::string::npos) << notes;
+  // A typed option that does not parse is refused as typed, before anything runs.
+  ExpectRefused({"run", target.path(), "--iometer", icf, "--spec", "Read 4K", "--qd", "deep"}, target.path(),
+                "--qd: 'deep' is not a whole number");
+}
+
 // Issue 19's done-when: a vendor's spec (67 % reads, 100 % random, 4 KiB and 64 KiB half
 // each, 16 outstanding) runs from the .icf Iometer saved, with each size's own figures.
 // tests/lab/nfs_lab_test.sh runs the same spec on the lab's NFS export.

@@ -81,6 +81,11 @@ struct JobSpec {
   uint64_t bs = 1 << 20;        // bytes per I/O
   uint32_t qd = 1;              // I/Os in flight per thread
   uint32_t threads = 1;
+  // --shared-file: every thread on one file, over the same `size` bytes (fio's clones of a
+  // job with filename=, Iometer's workers on one disk); false: each its own file or region.
+  bool shared_file = false;
+  // The files (or regions) the threads' I/O goes to: one when shared, else one each.
+  uint32_t regions() const { return shared_file ? 1 : threads; }
   uint64_t size = 1ull << 30;   // bytes per thread (file size for file targets)
   double time_s = 0;            // time limit in seconds after the ramp; 0 = none
   bool time_based = false;      // true: loop over the file until time_s; false: one pass

@@ -153,6 +153,7 @@ void RunGroup(const RunCommandOptions& o, const std::map<std::string, std::strin
       one.finish = [&p](RunResult& r) {
         r.job_name = p.bound.name;
         r.job_group = p.bound.group;
+        r.notes.insert(r.notes.end(), p.bound.input.file_notes.begin(), p.bound.input.file_notes.end());
       };
       p.ran = session.Run(one);
       // Done (or failed before its start line): the others no longer wait for it.

@@ -96,6 +96,7 @@ Result<std::vector<BoundFileJob>> BindJobFile(const JobFile& file, const std::st
     job.group = fj.group.empty() ? kDefaultJobGroup : fj.group;
     job.line = fj.line;
     job.input.target = default_target;
+    job.input.file_notes = fj.notes;
     // The last setting of a key counts: [global]'s, then the job's own over it.
     std::map<std::string, size_t> last;
     for (size_t i = 0; i < fj.settings.size(); ++i) last[fj.settings[i].key] = i;

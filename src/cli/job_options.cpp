@@ -70,8 +70,9 @@ constexpr uint32_t kRepeatUntilDefaultCap = 10;
 // What each command offers, in the order its --help lists it.
 constexpr const char* kRunLayout[] = {"TARGET",   "--size",   "--repeat", "--engine",   "--pattern",  "--drop-caches",
                                       "--rw",     "--mix",    "--bs",     "--bs-read",  "--bs-write", "--random",
-                                      "--dist",   "--align",  "--qd",     "--threads",  "--time",     "--ramp",
-                                      "--direct", "--fsync",  "--verify", "--seed",     "--allow-destructive",
+                                      "--dist",   "--align",  "--qd",     "--threads",  "--shared-file", "--time",
+                                      "--ramp",   "--direct", "--buffered", "--fsync",  "--verify", "--seed",
+                                      "--allow-destructive",
                                       "--rate",   "--rate-iops", "--think", "--burst",
                                       "--steady", "--repeat-until", "--stonewall"};
 constexpr const char* kQuickLayout[] = {"TARGET", "--size", "--repeat", "--engine", "--pattern", "--drop-caches", "--time"};
@@ -159,6 +160,10 @@ Status CheckAcross(const JobInput& in, const JobSpec& job, const Target& target)
     return Status::BadInput(std::string("--mix: applies to --rw rw and randrw only; --rw ") + ToString(job.rw) +
                             " does only " + (DoesReads(job.rw) ? "reads" : "writes"));
   if (std::string why; job.fsync && !target.SupportsFsync(&why)) return Status::BadInput("--fsync: " + why);
+  if (job.shared_file && !target.caps().shared_file)
+    return Status::BadInput("--shared-file: " + target.description() +
+                            " gives each thread its own file; one shared file is for local directories, files and "
+                            "devices");
   if (job.verify && target.is_null())
     return Status::BadInput("--verify: null: moves no data, so there is nothing to read back");
   if (const std::string pattern = in.given("--pattern") ? in.text("--pattern") : "random";
@@ -181,7 +186,7 @@ Result<JobSpec> BuildJob(const JobInput& in, const Target& target) {
   JobSpec job = in.job;
   SettleBlockSizes(job);  // bs = the largest size of the mixes, whatever order they were given in
   if (!in.given("--size"))
-    if (std::optional<uint64_t> natural = target.natural_size(job.threads ? job.threads : 1)) job.size = *natural;
+    if (std::optional<uint64_t> natural = target.natural_size(std::max<uint32_t>(job.regions(), 1))) job.size = *natural;
   // --repeat-until stops when the interval is narrow enough; --repeat is then its cap.
   if (in.given("--repeat-until") && !in.given("--repeat")) job.repeat = kRepeatUntilDefaultCap;
   if (Status s = CheckAcross(in, job, target); !s.ok()) return s;

@@ -45,6 +45,9 @@ struct JobInput {
   bool drop_caches = false;  // root: also /proc/sys/vm/drop_caches before cold reads
   std::vector<std::string> allow_destructive;
   JobSpec job;  // the given options, parsed; the rest at JobSpec's defaults
+  // A job file's notes on how its job differs from the peer tool's (model/job_file.h):
+  // they become notes of the run, in its table and JSON.
+  std::vector<std::string> file_notes;
 
   // Parses `text` for the option `name` ("--qd"; a flag takes "") into `job`, as if typed.
   // An option that is not in the table is a programming error (BadInput from BuildJob).

@@ -56,6 +56,7 @@ TEST(JobOptionTable, EveryOptionRoundTripsThroughJson) {
                                                                                    {"--bs", "4k"},
                                                                                    {"--qd", "8"},
                                                                                    {"--threads", "2"},
+                                                                                   {"--shared-file", ""},
                                                                                    {"--size", "8m"},
                                                                                    {"--time", "2s"},
                                                                                    {"--ramp", "1s"},

@@ -26,6 +26,20 @@ Result<RunCommandOptions> WithSpecJob(const RunCommandOptions& given, const JobF
   return options;
 }
 
+// The job options typed on the command line, as the last settings of every job of `file`:
+// they win over the file's, as they do over a file of one job. A typed option whose text
+// does not parse is refused here, named as typed.
+Result<JobFile> WithCommandLineOverEveryJob(const JobInput& typed, JobFile file) {
+  for (const JobInput::Given& g : typed.given_) {
+    if (!g.parsed.ok()) return g.parsed;
+    if (!g.option) continue;
+    for (FileJob& job : file.jobs) job.settings.push_back({std::string(g.option->name).substr(2), g.text, job.line});
+  }
+  if (typed.drop_caches)
+    for (FileJob& job : file.jobs) job.settings.push_back({"drop-caches", "", job.line});
+  return file;
+}
+
 }  // namespace
 
 int RunCommand(const RunCommandOptions& given, Comm* ranks) {
@@ -37,8 +51,16 @@ int RunCommand(const RunCommandOptions& given, Comm* ranks) {
   if (given.specs.any()) {
     Result<JobFile> file = ReadSpecJobFile(given.specs);
     if (!file.ok()) return ReportFailure(file.status());
-    // Several jobs (fio sections, groups by stonewall) run as `run --job` runs them.
-    if (file.value().jobs.size() > 1) return RunFileJobs(given, file.value());
+    // Several jobs (fio sections, groups by stonewall, an Iometer spec's workers of several
+    // depths) run as `run --job` runs them, with the options typed here over every job's.
+    if (file.value().jobs.size() > 1) {
+      Result<JobFile> jobs = WithCommandLineOverEveryJob(given.job, std::move(file).value());
+      if (!jobs.ok()) return ReportFailure(jobs.status());
+      RunCommandOptions options = given;
+      options.job.given_.clear();
+      options.job.drop_caches = false;
+      return RunFileJobs(options, jobs.value());
+    }
     Result<RunCommandOptions> one = WithSpecJob(given, file.value());
     if (!one.ok()) return ReportFailure(one.status());
     with_job = std::move(one).value();
@@ -96,6 +118,9 @@ int RunCommand(const RunCommandOptions& given, Comm* ranks) {
   SessionJob one;
   one.job = job.value();
   one.name = options.common.name;
+  one.finish = [&options](RunResult& r) {
+    r.notes.insert(r.notes.end(), options.job.file_notes.begin(), options.job.file_notes.end());
+  };
   SessionRun ran = session.Run(one);
   if (!ran.began) return ReportFailure(ran.status);
   here.ReleaseTarget();  // removes nasperf's files before anything is printed

@@ -54,13 +54,15 @@ Status ApplySpecJob(const JobFile& file, JobInput& input, std::string& name) {
     const std::string option_name = "--" + s.key;
     const JobOption* option = FindJobOption(option_name);
     if (!option) return SpecError(file.path, s.line, "key '" + s.key + "': unknown option of run");
-    if (input.given(option_name)) continue;  // the command line wins
+    // The command line wins, also with an option that undoes this one (--buffered, --direct).
+    if (input.given(option_name) || (option_name == "--direct" && input.given("--buffered"))) continue;
     JobSpec scratch;
     if (Status parsed = option->parse(s.value, scratch); !parsed.ok())
       return SpecError(file.path, s.line, "key '" + s.key + "': " + parsed.message());
     input.Give(option_name, s.value);
   }
   if (name.empty()) name = job.name;
+  input.file_notes.insert(input.file_notes.end(), job.notes.begin(), job.notes.end());
   return Status::Ok();
 }
 

@@ -62,6 +62,7 @@ struct TargetCaps {
   bool client_cache = true;    // this machine's page cache holds the target's data (local files)
   bool sweepable = false;      // AsSweepable() gives a SweepableTarget
   bool asynchronous = true;    // its engine may keep more than one I/O in flight per thread
+  bool shared_file = true;     // --shared-file: its threads can do their I/O on one file
 };
 
 class SweepableTarget;

@@ -141,6 +141,11 @@ class JobTranslator {
           &JobTranslator::Rates, &JobTranslator::Think, &JobTranslator::Randomness, &JobTranslator::Target}) {
       if (Status s = (this->*step)(); !s.ok()) return s;
     }
+    // libaio is not built in: the run says what it used instead, and where the two differ.
+    if (libaio_)
+      job_.notes.push_back(direct_ ? "ioengine=libaio requested, io_uring used (same depth, O_DIRECT)"
+                                   : "ioengine=libaio requested, io_uring used: fio's libaio is synchronous without "
+                                     "direct=1, io_uring is not, so buffered figures can be higher than fio's");
     return job_;
   }
 
@@ -197,7 +202,8 @@ class JobTranslator {
   Status Engine() {
     const FioValue* v = Get("ioengine");
     std::string engine = v ? v->value : "psync";  // fio's default on Linux
-    if (engine == "libaio") engine = "io_uring";  // the kernel's other asynchronous interface
+    libaio_ = engine == "libaio";
+    if (libaio_) engine = "io_uring";  // the kernel's other asynchronous interface
     if (engine != "psync" && engine != "io_uring")
       return Bad(*v, "'" + v->value + "' is not supported (psync, io_uring, or libaio, which runs as io_uring)");
     sync_ = engine == "psync";
@@ -359,7 +365,8 @@ class JobTranslator {
     if (!v) return Status::Ok();
     std::optional<bool> on = ParseFioBool(v->value);
     if (!on) return Bad(*v, "'" + v->value + "' is not 0 or 1");
-    if (*on == (v == direct)) Emit("direct", "", v->line);
+    direct_ = *on == (v == direct);
+    if (direct_) Emit("direct", "", v->line);
     return Status::Ok();
   }
 
@@ -475,6 +482,9 @@ class JobTranslator {
     if (file) {
       const bool relative = file->value.front() != '/';
       Emit("target", dir && relative && !dir->value.empty() ? dir->value + "/" + file->value : file->value, file->line);
+      // fio's clones (numjobs) of a job with filename= all open that one file and do their
+      // I/O over the same bytes; with directory= alone each clone has its own file.
+      if (numjobs_ > 1) Emit("shared-file", "", file->line);
     } else if (dir && !dir->value.empty()) {
       Emit("target", dir->value, dir->line);
     }
@@ -484,7 +494,7 @@ class JobTranslator {
   const FioSection& s_;
   const std::string& path_;
   FileJob job_;
-  bool reads_ = true, writes_ = false, random_ = false, sync_ = true;
+  bool reads_ = true, writes_ = false, random_ = false, sync_ = true, libaio_ = false, direct_ = false;
   uint64_t numjobs_ = 1;
 };
 

@@ -56,6 +56,32 @@ TEST(FioJobFile, OneJobInheritsTheGlobalSection) {
   // Each setting names the line it came from: the job's own, or the [global] one.
   EXPECT_EQ(job.settings[0].line, 10);
   EXPECT_EQ(job.settings[1].line, 3);
+  // Issue 33 item 3: libaio ran as io_uring without saying so.
+  EXPECT_EQ(job.notes, (std::vector<std::string>{"ioengine=libaio requested, io_uring used (same depth, O_DIRECT)"}));
+}
+
+// Buffered libaio is synchronous in the kernel, io_uring is not: the note says the figures
+// may differ, not only that the engine did.
+TEST(FioJobFile, BufferedLibaioSaysItsFiguresCanBeHigherThanFios) {
+  Result<JobFile> file = ParseFioJobFile("[j]\nioengine=libaio\niodepth=8\n", "t.fio");
+  ASSERT_TRUE(file.ok()) << file.status().message();
+  ASSERT_EQ(file.value().jobs[0].notes.size(), 1u);
+  EXPECT_NE(file.value().jobs[0].notes[0].find("fio's libaio is synchronous without direct=1"), std::string::npos);
+  Result<JobFile> plain = ParseFioJobFile("[j]\nioengine=io_uring\n", "t.fio");
+  ASSERT_TRUE(plain.ok());
+  EXPECT_TRUE(plain.value().jobs[0].notes.empty());
+}
+
+// Issue 33 item 3: numjobs clones of a filename= job got disjoint halves of the file; in
+// fio they all open the one file and do their I/O over the same bytes.
+TEST(FioJobFile, NumjobsClonesOfAFilenameShareTheFile) {
+  Result<JobFile> file = ParseFioJobFile("[j]\nfilename=/data/f\nnumjobs=4\n", "t.fio");
+  ASSERT_TRUE(file.ok()) << file.status().message();
+  EXPECT_EQ(Settings(file.value().jobs[0]),
+            (Pairs{{"engine", "psync"}, {"threads", "4"}, {"bs", "4096"}, {"target", "/data/f"}, {"shared-file", ""}}));
+  Result<JobFile> dir = ParseFioJobFile("[j]\ndirectory=/data\nnumjobs=4\n", "t.fio");
+  ASSERT_TRUE(dir.ok());
+  for (const JobSetting& s : dir.value().jobs[0].settings) EXPECT_NE(s.key, "shared-file") << "each clone its own file";
 }
 
 TEST(FioJobFile, TwoJobsRunTogetherInOneGroup) {
@@ -109,7 +135,8 @@ TEST(FioJobFile, ConvertsSizesMixesRatesAndTimesExactly) {
                                                    {"direct", ""},  // buffered=0
                                                    {"random", "80"},
                                                    {"dist", "hotspot:80/20"},
-                                                   {"target", "/srv/test/data.bin"}}));
+                                                   {"target", "/srv/test/data.bin"},
+                                                   {"shared-file", ""}}));  // numjobs=4 on one filename
   const FileJob& paced = file.value().jobs[1];
   EXPECT_EQ(paced.name, "paced-read");
   // rate=1m is 1048576 B/s for each of numjobs=4 clones: 4.194304 MB/s (10^6 B/s) in all.
@@ -121,7 +148,8 @@ TEST(FioJobFile, ConvertsSizesMixesRatesAndTimesExactly) {
                                     {"rate", "4.194304"},
                                     {"think", "1.5ms"},
                                     {"burst", "8"},
-                                    {"target", "/srv/test/data.bin"}}));
+                                    {"target", "/srv/test/data.bin"},
+                                    {"shared-file", ""}}));
 }
 
 TEST(FioJobFile, SizesFollowFiosDefaultUnits) {

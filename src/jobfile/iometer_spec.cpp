@@ -217,17 +217,18 @@ class SpecTranslator {
   SpecTranslator(const IcfFile& file, const IcfSpec& spec, const std::string& path)
       : file_(file), spec_(spec), path_(path) {}
 
-  Result<FileJob> Translate() {
+  // One job per queue depth among the spec's workers (one when they agree), in one group.
+  Result<std::vector<FileJob>> Translate() {
     job_.name = spec_.name;
     job_.group = "0";
     job_.line = spec_.line;
     for (const IcfLine& l : spec_.lines)
       if (l.of_size > 0) lines_.push_back(l);
     for (Status (SpecTranslator::*step)() : {&SpecTranslator::Check, &SpecTranslator::Pattern, &SpecTranslator::Sizes,
-                                             &SpecTranslator::Pacing, &SpecTranslator::Depth}) {
+                                             &SpecTranslator::Pacing, &SpecTranslator::Unbuffered}) {
       if (Status s = (this->*step)(); !s.ok()) return s;
     }
-    return job_;
+    return Workers();
   }
 
  private:
@@ -305,23 +306,64 @@ class SpecTranslator {
       Emit("think", std::to_string(first.delay_ms) + "ms", first.line);
       if (first.burst > 1) Emit("burst", std::to_string(first.burst), first.line);
     }
-    if (first.align > 0) Emit("align", std::to_string(first.align), first.line);
+    // Iometer's alignment 0 is the sector's (its default, 512 B); a job's own default would
+    // be its smallest transfer size, which puts random I/Os on fewer, other offsets.
+    Emit("align", first.align > 0 ? std::to_string(first.align) : "512", first.line);
+    if (first.align == 0)
+      job_.notes.push_back("Iometer alignment 0 (sector boundaries): offsets aligned to 512 B");
     return Status::Ok();
   }
 
-  // The outstanding I/Os of the first worker that runs this spec; none: --qd applies.
-  Status Depth() {
+  // Iometer opens its test file unbuffered (FILE_FLAG_NO_BUFFERING): so does the run.
+  Status Unbuffered() {
+    Emit("direct", "", spec_.line);
+    job_.notes.push_back("Iometer's I/O is unbuffered: run with O_DIRECT (--buffered runs it through the page cache)");
+    return Status::Ok();
+  }
+
+  // Every worker the spec is assigned to is a thread with its own outstanding I/Os, as in
+  // Iometer; workers on one disk share its test file (iobw.tst), so a job's threads share
+  // one file. Workers of different depths become jobs of one group, one per depth, run at
+  // the same time; each job then has a file of its own. No worker: one thread, --qd.
+  Result<std::vector<FileJob>> Workers() {
+    struct Depth {
+      uint64_t qd = 0;  // 0: the worker names none (--qd's default)
+      uint32_t workers = 0;
+      int line = 0;
+    };
+    std::vector<Depth> depths;
     for (const IcfWorker& w : file_.workers) {
       if (std::find(w.assigned.begin(), w.assigned.end(), spec_.name) == w.assigned.end()) continue;
-      if (w.outstanding_line == 0) return Status::Ok();
-      std::optional<uint64_t> qd = WholeNumber(w.outstanding);
-      if (!qd || *qd == 0 || *qd > 65535)
-        return SpecError(path_, w.outstanding_line,
-                         "number of outstanding IOs: '" + w.outstanding + "' is not a depth 1..65535");
-      Emit("qd", std::to_string(*qd), w.outstanding_line);
-      return Status::Ok();
+      uint64_t qd = 0;
+      if (w.outstanding_line != 0) {
+        std::optional<uint64_t> n = WholeNumber(w.outstanding);
+        if (!n || *n == 0 || *n > 65535)
+          return SpecError(path_, w.outstanding_line,
+                           "number of outstanding IOs: '" + w.outstanding + "' is not a depth 1..65535");
+        qd = *n;
+      }
+      auto same = std::find_if(depths.begin(), depths.end(), [qd](const Depth& d) { return d.qd == qd; });
+      if (same == depths.end()) depths.push_back({qd, 1, w.outstanding_line});
+      else ++same->workers;
     }
-    return Status::Ok();
+    if (depths.empty()) return std::vector<FileJob>{job_};
+    std::vector<FileJob> jobs;
+    for (const Depth& d : depths) {
+      FileJob job = job_;
+      if (depths.size() > 1) job.name = spec_.name + " qd" + (d.qd ? std::to_string(d.qd) : std::string("-default"));
+      const int line = d.line ? d.line : spec_.line;
+      if (d.qd) job.settings.push_back({"qd", std::to_string(d.qd), line});
+      if (d.workers > 1) {
+        job.settings.push_back({"threads", std::to_string(d.workers), line});
+        job.settings.push_back({"shared-file", "", line});
+      }
+      if (depths.size() > 1)
+        job.notes.push_back("Iometer's workers of this spec have " + std::to_string(depths.size()) +
+                            " queue depths: one job per depth, run together, each on a file of its own (Iometer's "
+                            "workers share one test file)");
+      jobs.push_back(std::move(job));
+    }
+    return jobs;
   }
 
   const IcfFile& file_;
@@ -353,12 +395,12 @@ Result<JobFile> ParseIometerSpec(std::string_view text, const std::string& path,
   if (!file.ok()) return file.status();
   for (const IcfSpec& s : file.value().specs) {
     if (s.name != spec) continue;
-    Result<FileJob> job = SpecTranslator(file.value(), s, path).Translate();
-    if (!job.ok()) return job.status();
+    Result<std::vector<FileJob>> jobs = SpecTranslator(file.value(), s, path).Translate();
+    if (!jobs.ok()) return jobs.status();
     JobFile out;
     out.path = path;
     out.format = "iometer";
-    out.jobs.push_back(std::move(job).value());
+    out.jobs = std::move(jobs).value();
     return out;
   }
   return Status::BadInput(path + ": no access specification '" + spec + "'; the file has " + NameList(file.value()));

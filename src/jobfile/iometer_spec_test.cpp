@@ -59,11 +59,16 @@ TEST(IometerSpec, ListsTheFilesSpecsInOrder) {
 
 TEST(IometerSpec, AVendorSpecIsASizeMixWithItsReadShareAndItsWorkersDepth) {
   EXPECT_EQ(SpecSettings("Vendor 4K-64K; 67% Read; 100% random"),
-            (Pairs{{"rw", "randrw"}, {"mix", "67"}, {"bs", "4096/50:65536/50"}, {"qd", "16"}}));
+            (Pairs{{"rw", "randrw"},
+                   {"mix", "67"},
+                   {"bs", "4096/50:65536/50"},
+                   {"align", "512"},
+                   {"direct", ""},
+                   {"qd", "16"}}));
 }
 
 TEST(IometerSpec, ASpecNoWorkerRunsLeavesTheDepthToTheCommandLine) {
-  EXPECT_EQ(SpecSettings("512B sequential reads"), (Pairs{{"rw", "read"}, {"bs", "512"}}));
+  EXPECT_EQ(SpecSettings("512B sequential reads"), (Pairs{{"rw", "read"}, {"bs", "512"}, {"align", "512"}, {"direct", ""}}));
 }
 
 TEST(IometerSpec, DelayBurstAlignAndAPartialRandomShare) {
@@ -73,13 +78,20 @@ TEST(IometerSpec, DelayBurstAlignAndAPartialRandomShare) {
                                                     {"think", "20ms"},
                                                     {"burst", "4"},
                                                     {"align", "4096"},
+                                                    {"direct", ""},
                                                     {"qd", "4"}}));
 }
 
 TEST(IometerSpec, LinesThatDifferInReadsGiveEachDirectionItsOwnSizes) {
   // 4 KiB reads 50 % of the time, 64 KiB writes the other 50 %.
   EXPECT_EQ(SpecSettings("Split by direction"),
-            (Pairs{{"rw", "randrw"}, {"mix", "50"}, {"bs-read", "4096"}, {"bs-write", "65536"}, {"qd", "16"}}));
+            (Pairs{{"rw", "randrw"},
+                   {"mix", "50"},
+                   {"bs-read", "4096"},
+                   {"bs-write", "65536"},
+                   {"align", "512"},
+                   {"direct", ""},
+                   {"qd", "16"}}));
   // Of all I/Os: 4 KiB reads 25 %, 64 KiB reads 25 % and writes 25 %, 1 MiB writes 25 %.
   Result<JobFile> three = ParseIometerSpec(
       OneSpec("\t4096,25,100,0,0,1,0,0\n\t65536,50,50,0,0,1,0,0\n\t1048576,25,0,0,0,1,0,0\n"), "t.icf", "S");
@@ -87,15 +99,77 @@ TEST(IometerSpec, LinesThatDifferInReadsGiveEachDirectionItsOwnSizes) {
   Pairs got;
   for (const JobSetting& s : three.value().jobs[0].settings) got.emplace_back(s.key, s.value);
   EXPECT_EQ(got,
-            (Pairs{{"rw", "rw"}, {"mix", "50"}, {"bs-read", "4096/50:65536/50"}, {"bs-write", "65536/50:1048576/50"}}));
+            (Pairs{{"rw", "rw"},
+                   {"mix", "50"},
+                   {"bs-read", "4096/50:65536/50"},
+                   {"bs-write", "65536/50:1048576/50"},
+                   {"align", "512"},
+                   {"direct", ""}}));
 }
 
 TEST(IometerSpec, ZeroShareLinesAreLeftOutAndRepeatedSizesMerge) {
   Result<JobFile> file = ParseIometerSpec(
       OneSpec("\t4096,40,100,0,0,1,0,0\n\t8192,0,100,0,0,1,0,0\n\t4096,60,100,0,0,1,0,0\n"), "t.icf", "S");
   ASSERT_TRUE(file.ok()) << file.status().message();
-  ASSERT_EQ(file.value().jobs[0].settings.size(), 2u);
+  ASSERT_EQ(file.value().jobs[0].settings.size(), 4u);  // rw, bs, align, direct
   EXPECT_EQ(file.value().jobs[0].settings[1].value, "4096");
+}
+
+// The manager list of OneSpec's file with these workers: {outstanding I/Os, assigned spec}.
+std::string WithWorkers(const std::vector<std::pair<int, std::string>>& workers) {
+  std::string text = OneSpec("\t4096,100,100,100,0,1,0,0\n");
+  text += "'Manager ID, manager name\n\t1,BENCH\n";
+  int n = 0;
+  for (const auto& [depth, spec] : workers)
+    text += "'Worker\n\tWorker " + std::to_string(++n) +
+            "\n'Worker type\n\tDISK\n'Number of outstanding IOs,test connection rate\n\t" + std::to_string(depth) +
+            ",DISABLED\n'Assigned access specs\n\t" + spec + "\n'End assigned access specs\n'End worker\n";
+  return text + "'End manager\n'END manager list\n";
+}
+
+Pairs SettingsOf(const FileJob& job) {
+  Pairs out;
+  for (const JobSetting& s : job.settings) out.emplace_back(s.key, s.value);
+  return out;
+}
+
+// Issue 33 item 3: only the first worker's depth was read and one thread ran. Every worker
+// the spec is assigned to is a thread, its own outstanding I/Os; they share one file.
+TEST(IometerSpec, EveryAssignedWorkerIsAThreadAndTheyShareOneFile) {
+  Result<JobFile> file = ParseIometerSpec(WithWorkers({{8, "S"}, {8, "S"}, {32, "other"}, {8, "S"}}), "t.icf", "S");
+  ASSERT_TRUE(file.ok()) << file.status().message();
+  ASSERT_EQ(file.value().jobs.size(), 1u);
+  const FileJob& job = file.value().jobs[0];
+  EXPECT_EQ(job.name, "S");
+  EXPECT_EQ(SettingsOf(job), (Pairs{{"rw", "randread"},
+                                    {"bs", "4096"},
+                                    {"align", "512"},
+                                    {"direct", ""},
+                                    {"qd", "8"},
+                                    {"threads", "3"},
+                                    {"shared-file", ""}}));
+  EXPECT_EQ(job.notes, (std::vector<std::string>{
+                           "Iometer alignment 0 (sector boundaries): offsets aligned to 512 B",
+                           "Iometer's I/O is unbuffered: run with O_DIRECT (--buffered runs it through the page cache)"}));
+}
+
+// Workers of different depths: one job per depth, in one group, and a note that Iometer's
+// would have shared one file where nasperf's jobs each have their own.
+TEST(IometerSpec, WorkersOfDifferentDepthsAreOneJobPerDepthInOneGroup) {
+  Result<JobFile> file = ParseIometerSpec(WithWorkers({{4, "S"}, {32, "S"}, {4, "S"}}), "t.icf", "S");
+  ASSERT_TRUE(file.ok()) << file.status().message();
+  ASSERT_EQ(file.value().jobs.size(), 2u);
+  const FileJob& four = file.value().jobs[0];
+  const FileJob& deep = file.value().jobs[1];
+  EXPECT_EQ(four.name, "S qd4");
+  EXPECT_EQ(deep.name, "S qd32");
+  EXPECT_EQ(four.group, deep.group);
+  const Pairs four_settings = SettingsOf(four), deep_settings = SettingsOf(deep);
+  EXPECT_EQ(Pairs(four_settings.end() - 3, four_settings.end()),
+            (Pairs{{"qd", "4"}, {"threads", "2"}, {"shared-file", ""}}));
+  EXPECT_EQ(deep_settings.back(), (std::pair<std::string, std::string>{"qd", "32"}));
+  ASSERT_FALSE(deep.notes.empty());
+  EXPECT_NE(deep.notes.back().find("2 queue depths: one job per depth"), std::string::npos) << deep.notes.back();
 }
 
 TEST(IometerSpec, AnUnknownSpecNameListsTheNamesTheFileHas) {

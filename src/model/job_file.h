@@ -22,6 +22,9 @@ struct FileJob {
   std::string group;  // jobs of one group run at the same time; one group per file unless it says otherwise
   int line = 0;       // where the job's section starts
   std::vector<JobSetting> settings;  // the global/default section's settings first, then the job's own
+  // Where the job as nasperf runs it differs from the peer tool's reading of the same file
+  // ("ioengine=libaio requested, io_uring used"): each becomes a note of the job's run.
+  std::vector<std::string> notes;
 };
 
 struct JobFile {

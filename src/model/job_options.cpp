@@ -249,8 +249,8 @@ const JobOption kJobOptions[] = {
      .to_csv = [](const JobSpec& job) { return std::to_string(job.qd); }},
     {.name = "--threads",
      .value_name = "N",
-     .help = "worker threads, each with its own file (default 1)",
-     .doc = "worker threads, each with its own file (or region of a file/device)",
+     .help = "worker threads, each with its own file (default 1; --shared-file: one for all)",
+     .doc = "worker threads, each with its own file (or region of a file/device) unless `--shared-file`",
      .doc_default = "1",
      .default_text = "1",
      .parse = [](const std::string& text, JobSpec& job) { return ParseCountInto(text, "--threads", job.threads); },
@@ -268,6 +268,34 @@ const JobOption kJobOptions[] = {
      },
      .csv_column = "threads",
      .to_csv = [](const JobSpec& job) { return std::to_string(job.threads); }},
+    {.name = "--shared-file",
+     .value_name = nullptr,
+     .help = "every thread does its I/O on one shared file, over the same range (fio's filename= with numjobs)",
+     .doc = "every thread does its I/O on one file, over the same `--size` bytes, as fio's clones of a job "
+            "with `filename=` do and Iometer's workers on one disk do; without it each thread has its own file "
+            "(or region). Not with `--verify` (the threads would overwrite each other's check data)",
+     .doc_default = "off",
+     .default_text = nullptr,
+     .parse = [](const std::string&, JobSpec& job) {
+       job.shared_file = true;
+       return Status::Ok();
+     },
+     .validate = [](const JobSpec& job, bool) {
+       if (job.shared_file && job.verify)
+         return Status::BadInput(
+             "--shared-file: not with --verify: the threads would overwrite each other's check data");
+       return Status::Ok();
+     },
+     .json_key = "shared_file",  // only when on
+     .to_json = [](const JobSpec& job, ojson& out) {
+       if (job.shared_file) out["shared_file"] = true;
+     },
+     .from_json = [](const nlohmann::json& in, JobSpec& job) {
+       job.shared_file = in.value("shared_file", false);
+       return Status::Ok();
+     },
+     .csv_column = nullptr,
+     .to_csv = nullptr},
     {.name = "--size",
      .value_name = "SIZE",
      .help = "bytes per thread: 4k 1m 2g (binary) or 1MB 1GB (decimal)",
@@ -357,6 +385,23 @@ const JobOption kJobOptions[] = {
      },
      .csv_column = "direct",
      .to_csv = [](const JobSpec& job) { return Flag01(job.direct); }},
+    {.name = "--buffered",
+     .value_name = nullptr,
+     .help = "through the page cache: undoes a job file's direct I/O (Iometer's specs run unbuffered)",
+     .doc = "through the page cache (not O_DIRECT): for a job file that asks direct I/O, as an Iometer "
+            "specification does, on a target that cannot do it",
+     .doc_default = "off",
+     .default_text = nullptr,
+     .parse = [](const std::string&, JobSpec& job) {
+       job.direct = false;
+       return Status::Ok();
+     },
+     .validate = nullptr,
+     .json_key = "direct",  // the job's one direct I/O setting: --direct writes and reads it
+     .to_json = [](const JobSpec&, ojson&) {},
+     .from_json = [](const nlohmann::json&, JobSpec&) { return Status::Ok(); },
+     .csv_column = nullptr,
+     .to_csv = nullptr},
     {.name = "--fsync",
      .value_name = nullptr,
      .help = "fsync before the write clock stops",

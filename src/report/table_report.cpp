@@ -146,10 +146,12 @@ std::string RunTable(const RunResult& run) {
   const std::string asked = qd_run != job.qd ? fmt::format(" (--qd {} asked)", job.qd) : "";
   std::string out;
   if (!run.job_name.empty()) out += fmt::format("job {} (group {})\n", run.job_name, run.job_group);
-  out += fmt::format("{} {} QD{} T{}{} on {} — {}, {}{}, {} per thread{}\n", ToString(job.rw),
-                                ShapeLabel(job), qd_run, job.threads, asked, run.target, run.engine, io,
-                                job.fsync ? " + fsync" : "",
-                                FormatSize(job.size), run.partial ? "  [PARTIAL]" : "");
+  const std::string span = job.shared_file && job.threads > 1
+                               ? fmt::format("{} of one file shared by {} threads", FormatSize(job.size), job.threads)
+                               : FormatSize(job.size) + " per thread";
+  out += fmt::format("{} {} QD{} T{}{} on {} — {}, {}{}, {}{}\n", ToString(job.rw), ShapeLabel(job), qd_run,
+                     job.threads, asked, run.target, run.engine, io, job.fsync ? " + fsync" : "", span,
+                     run.partial ? "  [PARTIAL]" : "");
   out += ProtocolLine(run);
   out += DataLine(run);
   // --steady: the direction rows are the whole run and a row of its own is the window,

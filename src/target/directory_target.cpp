@@ -71,11 +71,11 @@ Status DirectoryTarget::Check(const JobSpec& job) {
 
   uint64_t have = 0;
   for (const WorkerOwnFile& f : files_) have += f.size_bytes;
-  uint64_t want = job.size * job.threads;
+  uint64_t want = job.size * job.regions();
   Result<uint64_t> free_bytes = FreeBytesOfDir(dir_.get(), path_);
   if (!free_bytes.ok()) return free_bytes.status();
   if (want > have && want - have > free_bytes.value())
-    return Status::BadInput("--size: " + std::to_string(job.threads) + " x " + FormatSize(job.size) + " needs " +
+    return Status::BadInput("--size: " + std::to_string(job.regions()) + " x " + FormatSize(job.size) + " needs " +
                             FormatSize(want - have) + " but " + path_ + " has only " +
                             FormatSize(free_bytes.value()) + " free");
   return Status::Ok();
@@ -85,16 +85,18 @@ Result<std::vector<WorkerFile>> DirectoryTarget::Open(const JobSpec& job) {
   std::vector<WorkerFile> out;
   if (!dir_.valid()) return ErrnoStatus("TARGET: cannot open directory", path_, dir_errno_, ErrorKind::kBadInput);
   for (uint32_t t = 0; t < job.threads; ++t) {
-    if (t == files_.size()) {
+    // --shared-file: one file for every thread, laid out once (fio's clones of filename=).
+    const uint32_t index = job.shared_file ? 0 : t;
+    if (index == files_.size()) {
       if (!numbered_) {
         number_ = NextOwnTargetNumber();
         numbered_ = true;
       }
-      Result<OwnFile> created = OwnFile::CreateAt(dir_.get(), path_, WorkerFileRole(number_, t));
+      Result<OwnFile> created = OwnFile::CreateAt(dir_.get(), path_, WorkerFileRole(number_, index));
       if (!created.ok()) return created.status();
       files_.push_back({std::move(created).value(), 0, 0});
     }
-    WorkerOwnFile& own = files_[t];
+    WorkerOwnFile& own = files_[index];
     const std::string& path = own.file.path();
     bool needs_data = DoesReads(job.rw) && own.data_bytes < job.size;
     bool needs_space = own.size_bytes < job.size;

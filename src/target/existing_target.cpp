@@ -71,7 +71,7 @@ Status ExistingTarget::Check(const JobSpec& job) {
     Result<RankRegion> mine = RankRegionOf("TARGET: " + path_, size_bytes_, options_.rank, options_.ranks, align_bytes_);
     if (!mine.ok()) return mine.status();
   }
-  used_bytes_ = job.size * job.threads;
+  used_bytes_ = job.size * job.regions();
   if (DoesWrites(job.rw)) {
     if (is_device_) {
       if (Status s = CheckDestructiveWriteAllowed(path_, options_.allow_destructive); !s.ok()) return s;
@@ -83,7 +83,10 @@ Status ExistingTarget::Check(const JobSpec& job) {
       return s;
     }
   }
-  if (static_cast<double>(job.size) * job.threads > static_cast<double>(region_.bytes)) {
+  if (static_cast<double>(job.size) * job.regions() > static_cast<double>(region_.bytes)) {
+    if (job.shared_file)
+      return Status::BadInput("--size: " + FormatSize(job.size) + " (shared by the threads) is more than the " +
+                              FormatSize(region_.bytes) + " of " + path_);
     if (options_.ranks > 1)
       return Status::BadInput("--size: " + std::to_string(job.threads) + " x " + FormatSize(job.size) +
                               " is more than the " + FormatSize(region_.bytes) + " each of " +
@@ -122,18 +125,20 @@ std::string ExistingTarget::ReadHoleWarning(const JobSpec& job) {
   if (is_device_) return DeviceMayHaveHolesWarning(path_);
   ScopedFd fd(::open(path_.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW));
   if (!fd.valid()) return "";
-  const uint64_t length = std::min(job.size * job.threads, region_.bytes);
+  const uint64_t length = std::min(job.size * job.regions(), region_.bytes);
   Result<bool> holes = RegionHasHoles(fd.get(), region_.offset_bytes, length);
   return holes.ok() && holes.value() ? FileHolesWarning(path_, length) : "";
 }
 
 Result<std::vector<WorkerFile>> ExistingTarget::Open(const JobSpec& job) {
-  used_bytes_ = job.size * job.threads;
+  used_bytes_ = job.size * job.regions();
   std::vector<WorkerFile> out;
   for (uint32_t t = 0; t < job.threads; ++t) {
     Result<ScopedFd> fd = OpenRegion(job);
     if (!fd.ok()) return fd.status();
-    out.push_back(WorkerFile{std::move(fd).value(), region_.offset_bytes + job.size * t, job.size, nullptr});
+    // --shared-file: every thread over the same bytes, as fio's clones of one filename=.
+    const uint64_t base = region_.offset_bytes + (job.shared_file ? 0 : job.size * t);
+    out.push_back(WorkerFile{std::move(fd).value(), base, job.size, nullptr});
   }
   return out;
 }

@@ -133,7 +133,7 @@ Result<std::vector<WorkerFile>> IscsiTarget::Open(const JobSpec& job) {
 }
 
 TargetCaps IscsiTarget::caps() const {
-  return {.client_cache = false, .sweepable = false, .asynchronous = true};
+  return {.client_cache = false, .sweepable = false, .asynchronous = true, .shared_file = false};
 }
 
 Result<std::unique_ptr<Engine>> IscsiTarget::MakeEngine(const JobSpec&) {

@@ -179,7 +179,7 @@ Result<CacheDropReport> NfsTarget::DropCache(bool) {
 }
 
 TargetCaps NfsTarget::caps() const {
-  return {.client_cache = false, .sweepable = true, .asynchronous = true};
+  return {.client_cache = false, .sweepable = true, .asynchronous = true, .shared_file = false};
 }
 
 Result<std::unique_ptr<Engine>> NfsTarget::MakeEngine(const JobSpec&) { return std::unique_ptr<Engine>(new NfsEngine()); }

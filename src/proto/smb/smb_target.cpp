@@ -214,7 +214,7 @@ std::optional<ProtocolFacts> SmbTarget::protocol_facts() const {
 }
 
 TargetCaps SmbTarget::caps() const {
-  return {.client_cache = false, .sweepable = true, .asynchronous = false};
+  return {.client_cache = false, .sweepable = true, .asynchronous = false, .shared_file = false};
 }
 
 Result<std::unique_ptr<Engine>> SmbTarget::MakeEngine(const JobSpec&) { return std::unique_ptr<Engine>(new SmbEngine()); }
