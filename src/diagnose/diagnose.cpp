@@ -44,6 +44,16 @@ std::string ShortfallExplanations(const Evidence& e) {
 
 // The network is at the line rate but the protocol fell short of it by more than
 // 1 - kLinkCapProtocolRatio, and no rule named why: say so, rather than call the link the cap.
+// The protocol short of a network that is near its line rate, in % of the network's
+// figure; nullopt when the network is a proven cap (or not the lowest layer).
+std::optional<double> UnexplainedShortfallPct(const Waterfall& w) {
+  if (!w.end_to_end_mb_per_s || !w.cap_mb_per_s || w.cap_layer != kLayerNetwork) return std::nullopt;
+  std::optional<double> pct = w.PctOfLine(*w.cap_mb_per_s);
+  if (!pct || *pct < kLinkHealthyPct || *w.end_to_end_mb_per_s >= kLinkCapProtocolRatio * *w.cap_mb_per_s)
+    return std::nullopt;
+  return (1 - *w.end_to_end_mb_per_s / *w.cap_mb_per_s) * 100;
+}
+
 std::string ShortOfTheLinkSentence(const Evidence& e, const Waterfall& w, double network_pct_of_line) {
   const double ratio = *w.end_to_end_mb_per_s / *w.cap_mb_per_s;
   return fmt::format(
@@ -74,9 +84,7 @@ std::string CapSentence(const Diagnosis& d, const Waterfall& w) {
         Mb(*w.end_to_end_mb_per_s));
   std::string s;
   std::optional<double> pct = w.cap_mb_per_s ? w.PctOfLine(*w.cap_mb_per_s) : std::nullopt;
-  if (w.cap_layer == kLayerNetwork && pct && *pct >= kLinkHealthyPct &&
-      *w.end_to_end_mb_per_s < kLinkCapProtocolRatio * *w.cap_mb_per_s)
-    return ShortOfTheLinkSentence(d.evidence, w, *pct);
+  if (UnexplainedShortfallPct(w)) return ShortOfTheLinkSentence(d.evidence, w, *pct);
   if (w.cap_layer == kLayerNetwork && pct && *pct >= kLinkHealthyPct) {
     s = fmt::format("the link is the cap: {}, {} of {}", Mb(*w.cap_mb_per_s), Pct(*pct), w.LineLabel());
     if (w.payload_max_mb_per_s)
@@ -104,6 +112,7 @@ Diagnosis Diagnose(const Evidence& evidence) {
   d.end_to_end_mb_per_s = w.end_to_end_mb_per_s;
   d.waterfall = w.rows;
   d.cap_layer = w.cap_layer;
+  d.unexplained_shortfall_pct = UnexplainedShortfallPct(w);
   for (RuleFn rule : AllRules()) {
     if (std::optional<Cause> c = rule(evidence, w)) d.causes.push_back(std::move(*c));
   }

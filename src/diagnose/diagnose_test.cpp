@@ -48,6 +48,8 @@ TEST(Diagnose, AProtocolShortOfAHealthyLinkIsAnUnexplainedShortfallNotTheLinksCa
             "an unexplained shortfall of 19 %: the protocol reached 95 MB/s, 81 % of the 117 MB/s the network "
             "carries (94 % of 1 GbE); not measured: the NAS's CPU, the cost of SMB signing (required), the "
             "protocol's per-request latency");
+  ASSERT_TRUE(d.unexplained_shortfall_pct);
+  EXPECT_NEAR(*d.unexplained_shortfall_pct, 18.8, 0.1) << "95 of 117 MB/s";
   // With the NAS's CPUs sampled and signing off, those are said as measured.
   e.nas.cpu_all = CpuPeak{-1, 40, 5, 1};
   e.negotiated = {{"signing", "off"}};
@@ -64,6 +66,7 @@ TEST(Diagnose, AProtocolAtNinetyPercentOfTheLinkIsTheLinksCap) {
   e.protocol_seq.read_mb_per_s = 106;  // 90.6 % of 117
   Diagnosis d = Diagnose(e);
   EXPECT_EQ(d.summary.rfind("the link is the cap: 117 MB/s", 0), 0u) << d.summary;
+  EXPECT_FALSE(d.unexplained_shortfall_pct);
 }
 
 // A veth reports 10000 Mbit/s whatever shapes it: the stated line rate is used instead,

@@ -171,6 +171,10 @@ struct Diagnosis {
   std::optional<double> end_to_end_mb_per_s;  // the protocol's best uncached sequential figure
   std::vector<WaterfallRow> waterfall;
   std::string cap_layer;                  // the layer that caps end to end; "" when unknown
+  // The protocol below kLinkCapProtocolRatio of the network near its line rate: how far
+  // short, in % of the network's figure. The network is then the lowest layer, not a proven
+  // cap, and nothing measured explains the rest (diagnose/diagnose.cpp).
+  std::optional<double> unexplained_shortfall_pct;
   std::vector<Cause> causes;
   std::vector<std::string> not_measured;  // what would be needed for the rest
   bool partial = false;                   // a step failed or Ctrl-C

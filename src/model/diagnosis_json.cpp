@@ -466,6 +466,7 @@ Status ReadDiagnosis(const json& j, Diagnosis* d) {
   NASPERF_TRY(Read(j, w, "payload_max_mb_per_s", &d->payload_max_mb_per_s));
   NASPERF_TRY(Read(j, w, "end_to_end_mb_per_s", &d->end_to_end_mb_per_s));
   NASPERF_TRY(Read(j, w, "cap_layer", &d->cap_layer));
+  NASPERF_TRY(Read(j, w, "unexplained_shortfall_pct", &d->unexplained_shortfall_pct));
   NASPERF_TRY(ReadList(j, w, "waterfall", &d->waterfall, RowElement));
   NASPERF_TRY(ReadList(j, w, "causes", &d->causes, CauseElement));
   NASPERF_TRY(ReadList(j, w, "not_measured", &d->not_measured, StringElement));
@@ -491,6 +492,7 @@ ojson DiagnosisToJson(const Diagnosis& d) {
   j["payload_max_mb_per_s"] = OrNullJson(d.payload_max_mb_per_s);
   j["end_to_end_mb_per_s"] = OrNullJson(d.end_to_end_mb_per_s);
   j["cap_layer"] = d.cap_layer;
+  j["unexplained_shortfall_pct"] = OrNullJson(d.unexplained_shortfall_pct);
   ojson rows = ojson::array();
   for (const WaterfallRow& r : d.waterfall) rows.push_back(RowToJson(r));
   j["waterfall"] = rows;

@@ -56,6 +56,11 @@ std::string EndToEnd(const Diagnosis& d) {
     if (d.line_rate_mb_per_s && *d.line_rate_mb_per_s > 0)
       line += fmt::format(" ({:.0f} % of line rate)", 100 * *d.end_to_end_mb_per_s / *d.line_rate_mb_per_s);
   }
+  // The network as the lowest layer is not a cap the protocol reached: the line says so,
+  // as the summary does (issue 33 item 4).
+  if (d.unexplained_shortfall_pct)
+    return line + fmt::format("; capped by: not proven: the protocol is {:.0f} % short of the {}, unexplained",
+                              *d.unexplained_shortfall_pct, d.cap_layer);
   line += "; capped by: " + (d.cap_layer.empty() ? std::string("unknown") : d.cap_layer);
   return line;
 }

@@ -81,6 +81,7 @@ ojson WaterfallData(const Diagnosis& d) {
           {"payload_max_mb_per_s", Optional(d.payload_max_mb_per_s)},
           {"end_to_end_mb_per_s", Optional(d.end_to_end_mb_per_s)},
           {"cap_layer", d.cap_layer},
+          {"unexplained_shortfall_pct", Optional(d.unexplained_shortfall_pct)},
           {"partial", d.partial}};
 }
 

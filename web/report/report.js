@@ -441,7 +441,10 @@
         const title = 'Waterfall: ' + it.label;
         const categories = rows.map((r) => str(r.layer, '?') + ' · ' + str(r.what, ''));
         const subtitle = isNum(w.end_to_end_mb_per_s)
-          ? 'end to end ' + fmtMBps(w.end_to_end_mb_per_s) + ' MB/s; capped by: ' + str(w.cap_layer, 'unknown')
+          ? 'end to end ' + fmtMBps(w.end_to_end_mb_per_s) + ' MB/s; capped by: ' + (isNum(w.unexplained_shortfall_pct)
+            ? 'not proven: the protocol is ' + fmtNumber(w.unexplained_shortfall_pct, 0) + ' % short of the ' +
+              str(w.cap_layer, '?') + ', unexplained'
+            : str(w.cap_layer, 'unknown'))
           : 'end to end not measured';
         addChart(wrap, 'chart-waterfall-' + (n + 1), title, [it.label], (widthPx) =>
           waterfallOption({title, subtitle, name: it.label, rows, categories, w}, widthPx));
