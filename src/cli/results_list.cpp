@@ -35,7 +35,10 @@ std::string SweepListLine(const InvocationRecord& sweep, const RunResult& point)
 std::string DiagnosisListLine(const Diagnosis& d, size_t steps) {
   std::string figure = d.end_to_end_mb_per_s ? fmt::format("{:.1f} MB/s end to end", *d.end_to_end_mb_per_s)
                                              : std::string("end to end not measured");
-  std::string cap = d.cap_layer.empty() ? "" : ", capped by " + d.cap_layer;
+  std::string cap = d.cap_layer.empty()           ? ""
+                    : d.unexplained_shortfall_pct ? fmt::format(", {:.0f} % short of the {}, unexplained",
+                                                                *d.unexplained_shortfall_pct, d.cap_layer)
+                                                  : ", capped by " + d.cap_layer;
   return fmt::format("{:>5}  {:<20}  {:<24}  {:<18}  diagnosis of {} step{}, {}{}, see results show d{}  {}\n",
                      "d" + std::to_string(d.id), d.started_at, "diagnose", d.evidence.target.substr(0, 18), steps,
                      steps == 1 ? "" : "s", figure, cap, d.id, d.partial ? "[partial]" : "");
