@@ -84,7 +84,7 @@ std::string CapSentence(const Diagnosis& d, const Waterfall& w) {
         Mb(*w.end_to_end_mb_per_s));
   std::string s;
   std::optional<double> pct = w.cap_mb_per_s ? w.PctOfLine(*w.cap_mb_per_s) : std::nullopt;
-  if (UnexplainedShortfallPct(w)) return ShortOfTheLinkSentence(d.evidence, w, *pct);
+  if (pct && UnexplainedShortfallPct(w)) return ShortOfTheLinkSentence(d.evidence, w, *pct);
   if (w.cap_layer == kLayerNetwork && pct && *pct >= kLinkHealthyPct) {
     s = fmt::format("the link is the cap: {}, {} of {}", Mb(*w.cap_mb_per_s), Pct(*pct), w.LineLabel());
     if (w.payload_max_mb_per_s)
