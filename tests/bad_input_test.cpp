@@ -213,6 +213,9 @@ const std::vector<OptionCase>& OptionCases() {
       {"BurstWithoutThink", {"run", "DIR", "--burst", "8", "--size", "1m"}, {{"--burst", "--think"}, {}}},
       {"BurstZero", {"run", "DIR", "--burst", "0", "--think", "1ms", "--size", "1m"}, {{"--burst"}, {}}},
       {"BurstNotANumber", {"run", "DIR", "--burst", "many", "--think", "1ms", "--size", "1m"}, {{"--burst"}, {}}},
+      {"SharedFileWithVerify",
+       {"run", "DIR", "--rw", "write", "--threads", "2", "--shared-file", "--verify", "--size", "1m"},
+       {{"--shared-file", "--verify"}, {}}},
   };
   return cases;
 }
