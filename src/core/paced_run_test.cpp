@@ -108,6 +108,15 @@ RunOutcome RunPaced(const JobSpec& job, WorkerDrivenClock& clock, uint64_t servi
   return RunJob(job, *target.value(), {}, hooks);
 }
 
+// The same on AsyncServiceEngine: every I/O `service_ns`, in parallel up to the depth.
+RunOutcome RunAsyncPaced(const JobSpec& job, WorkerDrivenClock& clock, uint64_t service_ns) {
+  Result<std::unique_ptr<Target>> target = MakeTarget("null:", {});
+  EXPECT_TRUE(target.ok());
+  RunHooks hooks = testing::EngineHooks([&clock, service_ns] { return new AsyncServiceEngine(&clock, service_ns); });
+  hooks.clock = &clock;
+  return RunJob(job, *target.value(), {}, hooks);
+}
+
 // 1,000 IOPS for 1 s, 500 us per I/O, and I/O 400 stalls 10 ms: the 19 I/Os due during
 // the stall queue behind it and catch up 0.5 ms each (latencies 10, 9.5 ... 1 ms), so the
 // 11th worst of ~1,000 latencies from the intended start is 5 ms and p99 is there; the
@@ -220,11 +229,7 @@ TEST(PacedRun, ThinkTimeWaitsForTheWholeBurstToDrain) {
   job.qd = 4;
   job.pacing.think_s = 0.010;
   job.pacing.burst = 8;
-  Result<std::unique_ptr<Target>> target = MakeTarget("null:", {});
-  ASSERT_TRUE(target.ok());
-  RunHooks hooks = testing::EngineHooks([&clock] { return new AsyncServiceEngine(&clock, 2'000'000); });
-  hooks.clock = &clock;
-  RunOutcome out = RunJob(job, *target.value(), {}, hooks);
+  RunOutcome out = RunAsyncPaced(job, clock, 2'000'000);
   ASSERT_TRUE(out.status.ok()) << out.status.message();
   ASSERT_TRUE(out.result.read && out.result.pacing);
   EXPECT_NEAR(out.result.pacing->achieved_iops, 8 / 0.014, 2);
@@ -260,11 +265,7 @@ TEST(PacedRun, AsynchronousEngineKeepsTheScheduleWhileReaping) {
   WorkerDrivenClock clock;
   JobSpec job = PacedJob(1000, 2);
   job.qd = 4;
-  Result<std::unique_ptr<Target>> target = MakeTarget("null:", {});
-  ASSERT_TRUE(target.ok());
-  RunHooks hooks = testing::EngineHooks([&clock] { return new AsyncServiceEngine(&clock, 2'000'000); });
-  hooks.clock = &clock;
-  RunOutcome out = RunJob(job, *target.value(), {}, hooks);
+  RunOutcome out = RunAsyncPaced(job, clock, 2'000'000);
   ASSERT_TRUE(out.status.ok()) << out.status.message();
   ASSERT_TRUE(out.result.read && out.result.pacing);
   EXPECT_NEAR(out.result.pacing->achieved_iops, 1000, 10);
