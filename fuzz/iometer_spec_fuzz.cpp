@@ -1,6 +1,7 @@
 // libFuzzer target: Iometer configurations (run --iometer FILE --spec NAME, any bytes).
 // Bad input must be one BadInput line naming the file; every spec the file names either
-// reads as one job of that name or is refused in one line, and so is a name it lacks.
+// reads as its job (one per queue depth of its workers) or is refused in one line, and so
+// is a name it lacks.
 #include <cstdlib>
 
 #include "fuzz_input.h"
@@ -16,9 +17,16 @@ void Check(const nasperf::Result<nasperf::JobFile>& file, const std::string& spe
       std::abort();
     return;
   }
-  if (file.value().jobs.size() != 1 || file.value().jobs[0].name != spec) std::abort();
-  for (const nasperf::JobSetting& s : file.value().jobs[0].settings)
-    if (s.key.empty() || s.line < 1) std::abort();
+  // One job named after the spec, or one per queue depth of its workers ("SPEC qdN"), all
+  // in one group.
+  const std::vector<nasperf::FileJob>& jobs = file.value().jobs;
+  if (jobs.empty()) std::abort();
+  for (const nasperf::FileJob& job : jobs) {
+    if (jobs.size() == 1 ? job.name != spec : job.name.rfind(spec + " qd", 0) != 0) std::abort();
+    if (job.group != jobs[0].group) std::abort();
+    for (const nasperf::JobSetting& s : job.settings)
+      if (s.key.empty() || s.line < 1) std::abort();
+  }
 }
 
 }  // namespace
