@@ -143,7 +143,7 @@ class JobTranslator {
     }
     // libaio is not built in: the run says what it used instead, and where the two differ.
     if (libaio_)
-      job_.notes.push_back(direct_ ? "ioengine=libaio requested, io_uring used (same depth, O_DIRECT)"
+      job_.notes.push_back(direct_ ? "ioengine=libaio requested, io_uring used"
                                    : "ioengine=libaio requested, io_uring used: fio's libaio is synchronous without "
                                      "direct=1, io_uring is not, so buffered figures can be higher than fio's");
     return job_;

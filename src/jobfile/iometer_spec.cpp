@@ -310,14 +310,14 @@ class SpecTranslator {
     // be its smallest transfer size, which puts random I/Os on fewer, other offsets.
     Emit("align", first.align > 0 ? std::to_string(first.align) : "512", first.line);
     if (first.align == 0)
-      job_.notes.push_back("Iometer alignment 0 (sector boundaries): offsets aligned to 512 B");
+      job_.notes.push_back("the spec's alignment 0 (Iometer: sector boundaries) asks --align 512");
     return Status::Ok();
   }
 
   // Iometer opens its test file unbuffered (FILE_FLAG_NO_BUFFERING): so does the run.
   Status Unbuffered() {
     Emit("direct", "", spec_.line);
-    job_.notes.push_back("Iometer's I/O is unbuffered: run with O_DIRECT (--buffered runs it through the page cache)");
+    job_.notes.push_back("Iometer's I/O is unbuffered, so the spec asks --direct (--buffered undoes it; the heading says which ran)");
     return Status::Ok();
   }
 

@@ -149,8 +149,8 @@ TEST(IometerSpec, EveryAssignedWorkerIsAThreadAndTheyShareOneFile) {
                                     {"threads", "3"},
                                     {"shared-file", ""}}));
   EXPECT_EQ(job.notes, (std::vector<std::string>{
-                           "Iometer alignment 0 (sector boundaries): offsets aligned to 512 B",
-                           "Iometer's I/O is unbuffered: run with O_DIRECT (--buffered runs it through the page cache)"}));
+                           "the spec's alignment 0 (Iometer: sector boundaries) asks --align 512",
+                           "Iometer's I/O is unbuffered, so the spec asks --direct (--buffered undoes it; the heading says which ran)"}));
 }
 
 // Workers of different depths: one job per depth, in one group, and a note that Iometer's
