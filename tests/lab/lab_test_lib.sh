@@ -111,15 +111,21 @@ protocol_args() {
 }
 
 # --- what a link can carry --------------------------------------------------------------
-# link_efficiency MTU: TCP payload / what tbf counts per segment. tbf counts L2 frames
-# without preamble or FCS (MTU + 14 bytes of Ethernet header); the payload is the MSS,
-# MTU - 20 (IP) - 20 (TCP) - 12 (timestamps option): 1448/1514 at 1500, 8948/9014 at 9000.
-link_efficiency() { python3 -c "print(f'{($1 - 52) / ($1 + 14):.4f}')"; }
+# link_efficiency LINK MTU: TCP payload / what a frame costs of the link's rate. The
+# payload is the MSS, MTU - 20 (IP) - 20 (TCP) - 12 (timestamps option). The wire profiles
+# (1g, 100m) charge a frame as a wire does, MTU + 38 (Ethernet header 14, FCS 4, preamble
+# 8, gap 12: lab/nas-lab scales tbf's rate to it): 1448/1538 at 1500, 8948/9038 at 9000.
+# pci-gbe's PCI bus charges the frame's bytes only, MTU + 14: 1448/1514.
+link_efficiency() {
+  local frame=38
+  [ "$1" != pci-gbe ] || frame=14
+  python3 -c "print(f'{($2 - 52) / ($2 + $frame):.4f}')"
+}
 # link_payload_mb LINK MTU: the TCP payload rate the shaped link allows, MB/s (10^6 B/s).
 link_payload_mb() {
   local bits
   case "$1" in 1g) bits=1e9 ;; 100m) bits=1e8 ;; pci-gbe) bits=536e6 ;; *) echo "no rate for link $1" >&2; return 1 ;; esac
-  python3 -c "print(f'{$bits / 8 / 1e6 * ($2 - 52) / ($2 + 14):.3f}')"
+  python3 -c "print(f'{$bits / 8 / 1e6 * $(link_efficiency "$1" "$2"):.3f}')"
 }
 # within VALUE REF PCT: |VALUE - REF| <= PCT % of REF.
 within() { python3 -c "import sys; sys.exit(0 if abs($1 - $2) <= $2 * $3 / 100 else 1)"; }

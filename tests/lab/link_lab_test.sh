@@ -15,7 +15,7 @@ lab_up --link 1g
 measure_link() {
   local link="$1" size="$2" mtu efficiency expected up down protocol write read
   mtu="$(lab_json mtu)"
-  efficiency="$(link_efficiency "$mtu")"
+  efficiency="$(link_efficiency "$link" "$mtu")"
   expected="$(link_payload_mb "$link" "$mtu")"
   echo "link $link, MTU $mtu: TCP payload share $efficiency, so $expected MB/s of payload"
   up="$(net_mb up)"; down="$(net_mb down)"
