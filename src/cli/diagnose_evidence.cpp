@@ -227,12 +227,10 @@ Evidence GatherEvidence(const EvidenceInput& in, const DiagnosePlan& plan, const
         break;
       case StepLayer::kProtocol: {
         AddFigure(random ? e.protocol_rand : e.protocol_seq, r, random);
-        if (std::optional<double> busy = AllCpuBusyPct(r, e.client.cores_logical)) {
-          if (!e.client_cpu_busy_pct || *busy > *e.client_cpu_busy_pct) {
-            e.client_cpu_busy_pct = busy;
-            e.client.cpu_all = CpuPeak{-1, *busy, 0, 0};
-          }
-        }
+        // nasperf's own process, not the machine: client.cpu_all (all CPUs at the busiest
+        // second) stays unset, as the client runs no sampler that could measure it.
+        if (std::optional<double> busy = AllCpuBusyPct(r, e.client.cores_logical))
+          if (!e.client_cpu_busy_pct || *busy > *e.client_cpu_busy_pct) e.client_cpu_busy_pct = busy;
         if (r.protocol && !e.protocol_label) {
           e.protocol_label = r.protocol->label();
           if (!r.protocol->version.empty()) e.negotiated.emplace_back("version", r.protocol->version);

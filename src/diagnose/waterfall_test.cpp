@@ -100,6 +100,16 @@ TEST(Waterfall, ANetworkFigureAboveThePayloadMaximumSaysTheLineRateOrShapingIsOf
   EXPECT_EQ(FindRow(w, kLayerNetwork, "up (client to NAS), 4 streams")->note, "");  // 116: below it
 }
 
+// The lab shaped to the wire's rate measured 117.706 MB/s against a maximum of 117.685 in a
+// 5 s step (2026-12-06): a window's edge, not a wrong line rate; 0.5 % over still is.
+TEST(Waterfall, ANetworkFigureAWindowsEdgeAboveThePayloadMaximumIsNotCalledOff) {
+  Evidence e = testing::HealthyGbE();
+  e.net.down_4_mb_per_s = 117.706;
+  EXPECT_EQ(FindRow(BuildWaterfall(e), kLayerNetwork, "down (NAS to client), 4 streams")->note, "");
+  e.net.down_4_mb_per_s = 117.685 * 1.006;
+  EXPECT_NE(FindRow(BuildWaterfall(e), kLayerNetwork, "down (NAS to client), 4 streams")->note, "");
+}
+
 // Issue 33: a protocol read that ran O_DIRECT (or was checked cold) above the line rate is no
 // cache at work: the line rate is wrong, and the figure stays a ceiling.
 TEST(Waterfall, AnUncachedReadAboveTheLineRateSaysTheLineRateIsWrongNotACache) {

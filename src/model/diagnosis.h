@@ -116,7 +116,9 @@ struct Evidence {
   // The client's own ceiling: `null:` through the same engine, and its CPU cost per I/O.
   LayerFigure client_ceiling;
   std::optional<double> client_cpu_us_per_io;
-  std::optional<double> client_cpu_busy_pct;  // the client's busiest all-CPU figure during the target steps
+  // nasperf's own process (its rusage) as a share of all the client's CPUs, at the busiest
+  // target step: not the machine's other processes (HostEvidence::cpu_all would be).
+  std::optional<double> client_cpu_busy_pct;
   // The NAS's storage.
   std::optional<RaidFacts> raid;          // the volume's RAID (md, btrfs), members named
   std::optional<std::string> volume_fs;   // "btrfs", "ext4"
