@@ -177,6 +177,12 @@ Evidence GatherEvidence(const EvidenceInput& in, const DiagnosePlan& plan, const
       e.nas.cgroup_throttled_pct = volume.cgroup_throttled_pct;
     }
   }  // without an agent, the rules name what that leaves unmeasured (diagnose/not_measured.h)
+  // The client's CPUs at the busiest second of the protocol steps, from its own sampler.
+  std::vector<nlohmann::ordered_json> client_telemetry;
+  for (size_t i = 0; i < outcomes.size() && i < plan.steps.size(); ++i)
+    if (plan.steps[i].layer == StepLayer::kProtocol && outcomes[i].ran && outcomes[i].client_telemetry.is_object())
+      client_telemetry.push_back(outcomes[i].client_telemetry);
+  AddTelemetryEvidence(client_telemetry, &e.client);
   Inventory client = InventoryFromJson(in.client_inventory);
   if (client.target && client.target->network && client.target->network->nic)
     SetNic(e.client, client.target->network->nic);
@@ -227,8 +233,7 @@ Evidence GatherEvidence(const EvidenceInput& in, const DiagnosePlan& plan, const
         break;
       case StepLayer::kProtocol: {
         AddFigure(random ? e.protocol_rand : e.protocol_seq, r, random);
-        // nasperf's own process, not the machine: client.cpu_all (all CPUs at the busiest
-        // second) stays unset, as the client runs no sampler that could measure it.
+        // nasperf's own process (its rusage), beside the machine's client.cpu_all above.
         if (std::optional<double> busy = AllCpuBusyPct(r, e.client.cores_logical))
           if (!e.client_cpu_busy_pct || *busy > *e.client_cpu_busy_pct) e.client_cpu_busy_pct = busy;
         if (r.protocol && !e.protocol_label) {

@@ -159,7 +159,8 @@ TEST(DiagnoseEvidence, EachStepsFiguresGoToItsLayer) {
   EXPECT_EQ(e.protocol_rand.read_iops, 200.0);
   // 100 % of one core of the client's 4.
   EXPECT_EQ(e.client_cpu_busy_pct, 25.0);
-  // That is nasperf's own rusage: it is not the client machine's all-CPU peak.
+  // That is nasperf's own rusage: it is not the client machine's all-CPU peak (no step
+  // carried the client's telemetry here).
   EXPECT_FALSE(e.client.cpu_all);
   EXPECT_EQ(e.raid->level, "raid0");
   EXPECT_EQ(e.volume_fs, "btrfs");
@@ -279,6 +280,29 @@ TEST(DiagnoseEvidence, TheNasCpuIsTheProtocolStepsTelemetry) {
   EXPECT_EQ(e.nas.cgroup_path, "/nasperf-lab");
   EXPECT_EQ(e.nas.cgroup_throttled_pct, 79);  // the protocol steps', not the others' 99
   EXPECT_EQ(e.nas.cgroup_quota_cpus, 0.02);
+}
+
+// The client's CPU is its own sampler's around the protocol steps (the lab's pci-gbe case:
+// without it, link-path-capped could not tell the client was idle and stayed quiet).
+TEST(DiagnoseEvidence, TheClientCpuIsItsOwnSamplersAroundTheProtocolSteps) {
+  DiagnosePlan plan = DefaultPlan();
+  auto cpus = [](double a, double b) {
+    ordered_json sample = {
+        {"t_s", 1},
+        {"cpus", ordered_json::array({{{"cpu", 0}, {"busy_pct", a}}, {{"cpu", 1}, {"busy_pct", b}}})}};
+    return ordered_json{{"interval_s", 1}, {"samples", ordered_json::array({sample})}};
+  };
+  std::vector<StepOutcome> outcomes = FakeOutcomes(plan, 0);
+  for (size_t i = 0; i < plan.steps.size(); ++i)
+    outcomes[i].client_telemetry = plan.steps[i].layer == StepLayer::kProtocol ? cpus(20, 40) : cpus(100, 100);
+  Evidence e = GatherEvidence(PathInput(), plan, outcomes);
+  ASSERT_TRUE(e.client.cpu_all);
+  EXPECT_EQ(e.client.cpu_all->busy_pct, 30);  // the protocol steps', not the others' 100
+  ASSERT_TRUE(e.client.cpu_top);
+  EXPECT_EQ(e.client.cpu_top->cpu, 1);
+  EXPECT_EQ(e.client.cpu_top->busy_pct, 40);
+  EXPECT_EQ(e.client_cpu_busy_pct, 25.0);  // nasperf's own rusage stays beside it
+  EXPECT_FALSE(e.nas.cpu_all);             // the NAS's comes from the agent's telemetry only
 }
 
 // A starved agent drops the protocol steps' telemetry; the volume steps still tell the quota.

@@ -7,7 +7,9 @@
 #include "cli/job_options.h"
 #include "cli/net_command.h"
 #include "model/inventory_json.h"
+#include "report/telemetry_text.h"
 #include "suite/run_session.h"
+#include "sysinfo/telemetry/telemetry.h"
 
 namespace nasperf {
 namespace {
@@ -89,7 +91,12 @@ StepOutcome RunJobStep(const DiagnoseStep& step, StepSite& where, StepContext& c
   one.job = job.value();
   one.name = RunName(ctx, step);
   one.test = step.label;
+  // The client's own CPUs around the protocol job, sampled as the agent samples the NAS's
+  // (layout included, as there): whether the client, not the path, held the protocol back.
+  std::optional<sysinfo::telemetry::TelemetrySampler> client_cpus;
+  if (step.layer == StepLayer::kProtocol) client_cpus.emplace(SummariseTelemetry).Start();
   SessionRun ran = session.Run(one);
+  if (client_cpus) out.client_telemetry = client_cpus->Stop();
   ctx.progress->Clear();
   out.ran = ran.began;
   out.result = std::move(ran.result);

@@ -22,6 +22,9 @@ struct StepOutcome {
   bool skipped = false;  // not measured, not a failure (the agent refused a device): `note` says why
   RunResult result;
   std::optional<net::NetTestResult> net;  // network steps
+  // Protocol steps: this machine's CPUs sampled at 1 Hz around the job (the telemetry
+  // sampler's document), the client's CPU the rules weigh; null for the other steps.
+  nlohmann::ordered_json client_telemetry;
   Status status;                          // why the step failed or stopped early
   std::string note;
 };

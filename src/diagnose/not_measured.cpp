@@ -31,6 +31,8 @@ std::vector<std::string> NotMeasured(const Evidence& e) {
   }
   if (!e.client.measured || (!e.client.cpu_all && !e.client_cpu_busy_pct))
     add("client CPU not measured: client-limited and link-path-capped not checked");
+  else if (!e.client.cpu_all)  // nasperf's own rusage alone says nothing of the machine's other load
+    add("client CPUs not sampled (only nasperf's own process measured): link-path-capped not checked");
   if (!e.client.nic && !e.nas.nic) {
     add("line rate unknown: neither end's NIC speed was read; no % of line rate");
   } else if (!e.client.nic || !e.nas.nic) {

@@ -40,5 +40,19 @@ TEST(NotMeasured, NoNicAtAllMeansNoLineRate) {
   EXPECT_EQ(lines[0], "line rate unknown: neither end's NIC speed was read; no % of line rate");
 }
 
+// nasperf's own rusage is no sample of the client machine: link-path-capped, which needs the
+// client idle, says it was not checked (the lab's pci-gbe case went quiet without a word).
+TEST(NotMeasured, TheClientsOwnProcessAloneLeavesLinkPathCappedUnchecked) {
+  Evidence e = testing::HealthyGbE();
+  e.client.cpu_all.reset();
+  e.client.cpu_top.reset();
+  e.client_cpu_busy_pct = 12;
+  EXPECT_EQ(NotMeasured(e), (std::vector<std::string>{"client CPUs not sampled (only nasperf's own process measured): "
+                                                      "link-path-capped not checked"}));
+  e.client_cpu_busy_pct.reset();
+  EXPECT_EQ(NotMeasured(e),
+            (std::vector<std::string>{"client CPU not measured: client-limited and link-path-capped not checked"}));
+}
+
 }  // namespace
 }  // namespace nasperf::diagnose

@@ -117,7 +117,8 @@ struct Evidence {
   LayerFigure client_ceiling;
   std::optional<double> client_cpu_us_per_io;
   // nasperf's own process (its rusage) as a share of all the client's CPUs, at the busiest
-  // target step: not the machine's other processes (HostEvidence::cpu_all would be).
+  // target step: not the machine's other processes (client.cpu_all, from the client's own
+  // sampler around the protocol steps, is).
   std::optional<double> client_cpu_busy_pct;
   // The NAS's storage.
   std::optional<RaidFacts> raid;          // the volume's RAID (md, btrfs), members named
