@@ -269,7 +269,7 @@ TEST(DiagnoseMembersE2eTest, TheVolumesMemberIsReadRawThroughTheAgent) {
 
   CliResult r = QuickDiagnosisThenStop(agent, token, target, db);
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_TRUE(Contains(r.err, "NAS disk " + loop.device() + " seq read 512K (psync, qd 1)")) << r.err;
+  EXPECT_TRUE(Contains(r.err, "NAS disk " + loop.device() + " seq read 512K (qd 8)")) << r.err;
   EXPECT_FALSE(Contains(r.err, "did not let it be read")) << r.err;
   json doc;
   ASSERT_TRUE(ParseJson(r.out, &doc));

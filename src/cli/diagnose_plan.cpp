@@ -32,13 +32,18 @@ DiagnoseStep JobStep(StepLayer layer, std::string label, std::string rw, uint64_
   return s;
 }
 
+// The queue depth of every sequential step on a disk, the volume or the target: the members
+// are read at the volume's depth, so that their figure is the ceiling the volume's is
+// compared with (at qd 1 an SSD, or a disk behind any latency, reads far below it).
+constexpr uint32_t kSeqQd = 8;
+
 // The write and read steps on a file of `size` bytes: sequential write and read, then
 // random read (not quick) and random write (full).
 void AddFileSteps(std::vector<DiagnoseStep>& steps, StepLayer layer, const std::string& what, DiagnoseMode mode,
                   double t, uint64_t size) {
   const double layout_s = kJobOverheadS + static_cast<double>(size) / kLayoutBytesPerS;
-  steps.push_back(JobStep(layer, what + " seq write 1M", "write", 1 << 20, 8, t, kJobOverheadS));
-  steps.push_back(JobStep(layer, what + " seq read 1M", "read", 1 << 20, 8, t, layout_s));
+  steps.push_back(JobStep(layer, what + " seq write 1M", "write", 1 << 20, kSeqQd, t, kJobOverheadS));
+  steps.push_back(JobStep(layer, what + " seq read 1M", "read", 1 << 20, kSeqQd, t, layout_s));
   if (mode != DiagnoseMode::kQuick)
     steps.push_back(JobStep(layer, what + " random read 4k", "randread", 4096, 32, t, layout_s));
   if (mode == DiagnoseMode::kFull)
@@ -94,12 +99,12 @@ DiagnosePlan PlanDiagnose(const DiagnosePlanInput& in) {
 
   if (in.agent) {
     for (const std::string& device : in.members) {
-      // One read at a time with plain buffers, as dd reads a disk: a disk's media rate at
-      // qd 1, in requests no device queue splits (kMemberReadBytes; docs/lab.md).
+      // At the volume's depth and engine, in requests no device queue splits
+      // (kMemberReadBytes; docs/lab.md): one read at a time adds each request's latency to
+      // the disk's media time, the ~10 % the lab's members read low at qd 1.
       DiagnoseStep seq =
-          JobStep(StepLayer::kMember, fmt::format("NAS disk {} seq read {} (psync, qd 1)", device, kMemberReadLabel),
-                  "read", kMemberReadBytes, 1, t, kJobOverheadS);
-      seq.engine = "psync";
+          JobStep(StepLayer::kMember, fmt::format("NAS disk {} seq read {} (qd {})", device, kMemberReadLabel, kSeqQd),
+                  "read", kMemberReadBytes, kSeqQd, t, kJobOverheadS);
       seq.device = device;
       steps.push_back(seq);
       if (quick) continue;
