@@ -33,8 +33,10 @@ std::string SweepListLine(const InvocationRecord& sweep, const RunResult& point)
 }
 
 std::string DiagnosisListLine(const Diagnosis& d, size_t steps) {
-  std::string figure = d.end_to_end_mb_per_s ? fmt::format("{:.1f} MB/s end to end", *d.end_to_end_mb_per_s)
-                                             : std::string("end to end not measured");
+  std::string figure = d.end_to_end_mb_per_s
+                           ? fmt::format("{:.1f} MB/s{} end to end", *d.end_to_end_mb_per_s,
+                                         d.end_to_end_direction.empty() ? "" : " " + d.end_to_end_direction)
+                           : std::string("end to end not measured");
   std::string cap = d.cap_layer.empty()           ? ""
                     : d.unexplained_shortfall_pct ? fmt::format(", {:.0f} % short of the {}, unexplained",
                                                                 *d.unexplained_shortfall_pct, d.cap_layer)

@@ -110,6 +110,7 @@ Diagnosis Diagnose(const Evidence& evidence) {
   if (w.line_rate_mbps) d.line_rate_source = w.line_rate_stated ? "stated" : "nic";
   d.payload_max_mb_per_s = w.payload_max_mb_per_s;
   d.end_to_end_mb_per_s = w.end_to_end_mb_per_s;
+  if (w.end_to_end_mb_per_s) d.end_to_end_direction = w.end_to_end_is_read ? "read" : "write";
   d.waterfall = w.rows;
   d.cap_layer = w.cap_layer;
   d.unexplained_shortfall_pct = UnexplainedShortfallPct(w);

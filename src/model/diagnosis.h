@@ -172,6 +172,7 @@ struct Diagnosis {
   std::optional<double> line_rate_mb_per_s;   // line rate / 8
   std::optional<double> payload_max_mb_per_s; // TCP payload maximum for the path's MTU
   std::optional<double> end_to_end_mb_per_s;  // the protocol's best uncached sequential figure
+  std::string end_to_end_direction;           // "read" | "write": which that figure is; "" without one
   std::vector<WaterfallRow> waterfall;
   std::string cap_layer;                  // the layer that caps end to end; "" when unknown
   // The protocol below kLinkCapProtocolRatio of the network near its line rate: how far

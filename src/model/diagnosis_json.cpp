@@ -465,6 +465,9 @@ Status ReadDiagnosis(const json& j, Diagnosis* d) {
   NASPERF_TRY(Read(j, w, "line_rate_mb_per_s", &d->line_rate_mb_per_s));
   NASPERF_TRY(Read(j, w, "payload_max_mb_per_s", &d->payload_max_mb_per_s));
   NASPERF_TRY(Read(j, w, "end_to_end_mb_per_s", &d->end_to_end_mb_per_s));
+  NASPERF_TRY(Read(j, w, "end_to_end_direction", &d->end_to_end_direction));
+  if (!d->end_to_end_direction.empty() && d->end_to_end_direction != "read" && d->end_to_end_direction != "write")
+    return Wrong(w, "end_to_end_direction", "\"read\" or \"write\"", j.at("end_to_end_direction"));
   NASPERF_TRY(Read(j, w, "cap_layer", &d->cap_layer));
   NASPERF_TRY(Read(j, w, "unexplained_shortfall_pct", &d->unexplained_shortfall_pct));
   NASPERF_TRY(ReadList(j, w, "waterfall", &d->waterfall, RowElement));
@@ -491,6 +494,7 @@ ojson DiagnosisToJson(const Diagnosis& d) {
   j["line_rate_mb_per_s"] = OrNullJson(d.line_rate_mb_per_s);
   j["payload_max_mb_per_s"] = OrNullJson(d.payload_max_mb_per_s);
   j["end_to_end_mb_per_s"] = OrNullJson(d.end_to_end_mb_per_s);
+  j["end_to_end_direction"] = d.end_to_end_direction;
   j["cap_layer"] = d.cap_layer;
   j["unexplained_shortfall_pct"] = OrNullJson(d.unexplained_shortfall_pct);
   ojson rows = ojson::array();

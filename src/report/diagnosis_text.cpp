@@ -52,7 +52,10 @@ std::string EndToEnd(const Diagnosis& d) {
   if (!d.end_to_end_mb_per_s) {
     line += "not measured";
   } else {
+    // The direction named: a cause about the other one (a write the NAS's CPU held back
+    // beside a read that reached the link) then does not read as a contradiction.
     line += fmt::format("{:.1f} MB/s", *d.end_to_end_mb_per_s);
+    if (!d.end_to_end_direction.empty()) line += " " + d.end_to_end_direction;
     if (d.line_rate_mb_per_s && *d.line_rate_mb_per_s > 0)
       line += fmt::format(" ({:.0f} % of line rate)", 100 * *d.end_to_end_mb_per_s / *d.line_rate_mb_per_s);
   }

@@ -54,6 +54,17 @@ TEST(DiagnosisTable, AnUnexplainedShortfallIsNoCapInTheEndToEndLine) {
       << ::testing::PrintToString(table);
 }
 
+// Issue 33 item 4: "capped by: network" beside "the NAS's CPU quota is saturated ... 31 MB/s
+// write" read as a contradiction; the line names the direction its figure is.
+TEST(DiagnosisTable, TheEndToEndLineNamesItsDirection) {
+  Diagnosis d = testing::PciNicDiagnosis();
+  d.end_to_end_direction = "read";
+  const std::vector<std::string> table = DiagnosisTable(d);
+  EXPECT_NE(std::find(table.begin(), table.end(), "end to end: 61.8 MB/s read (49 % of line rate); capped by: network"),
+            table.end())
+      << ::testing::PrintToString(table);
+}
+
 TEST(DiagnosisTable, SaysWhatWasNotMeasuredInsteadOfInventingFigures) {
   Diagnosis d;
   d.id = 5;

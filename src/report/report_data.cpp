@@ -80,6 +80,7 @@ ojson WaterfallData(const Diagnosis& d) {
           {"line_rate_source", d.line_rate_source},
           {"payload_max_mb_per_s", Optional(d.payload_max_mb_per_s)},
           {"end_to_end_mb_per_s", Optional(d.end_to_end_mb_per_s)},
+          {"end_to_end_direction", d.end_to_end_direction},
           {"cap_layer", d.cap_layer},
           {"unexplained_shortfall_pct", Optional(d.unexplained_shortfall_pct)},
           {"partial", d.partial}};

@@ -37,7 +37,7 @@ std::optional<bool> CpuBusy(const HostEvidence& h);
 enum class NasCpuSaturation { kNo, kCgroupQuota, kAllCores };
 NasCpuSaturation NasCpuSaturationOf(const HostEvidence& nas);
 
-// How far the end-to-end figure fell short of the layers beneath it on its path: the lower
+// How far a protocol figure (read or write) fell short of the layers beneath it on its path: the lower
 // of the network's ceiling and the NAS storage's (the volume's, else the members'
 // expectation; the network's alone when neither was measured).
 struct Shortfall {
@@ -55,11 +55,10 @@ struct Shortfall {
   // NAS storage read (400 MB/s)"
   std::string EvidenceLine() const;
 };
-// The shortfall when the end-to-end figure is below `ratio` of what is beneath it (the
-// network: its measured figure, or with `against_link` the higher of that and the link's
-// payload maximum); nullopt
-// when it is not, or when the network on its path was not measured (short of what, then,
-// cannot be told).
+// The direction furthest below `ratio` of what is beneath it (the network: its measured
+// figure, or with `against_link` the higher of that and the link's payload maximum), read
+// and write each on its own path; nullopt when neither is, or when the network on a
+// direction's path was not measured (short of what, then, cannot be told).
 std::optional<Shortfall> ShortOfBeneath(const Waterfall& w, double ratio, bool against_link = false);
 
 // "client" or "NAS", for sentences.

@@ -185,10 +185,34 @@ TEST(NasCpuSaturated, FiresOnACgroupQuotaThrottledWhileTheProtocolFellShort) {
   e.nas.cgroup_throttled_pct = 79;
   e.nas.cgroup_usage_cpus = 0.01;
   EXPECT_FALSE(Apply(NasCpuSaturated, e));
-  // The same quota with the protocol at the link's rate: not the CPU.
+  // The same quota with the protocol at the link's rate both ways: not the CPU.
   e.nas.cgroup_usage_cpus = 0.0198;
   e.protocol_seq.read_mb_per_s = 110;
+  e.protocol_seq.write_mb_per_s = 108;
   EXPECT_FALSE(Apply(NasCpuSaturated, e));
+}
+
+// Issue 33, the lab at --nas-cpu 10 over SMB: the read reached the link (111 MB/s) while the
+// throttled server wrote 31. The write is short of what is beneath it, and the rule says so
+// for the write, rather than weighing only the better direction and staying quiet.
+TEST(NasCpuSaturated, FiresOnTheDirectionTheQuotaHeldBack) {
+  Evidence e = HealthyGbE();
+  e.nas.cgroup_path = "/nasperf-lab";
+  e.nas.cgroup_quota_cpus = 0.10;
+  e.nas.cgroup_usage_cpus = 0.099;
+  e.nas.cgroup_throttled_pct = 100;
+  e.protocol_seq.read_mb_per_s = 111;
+  e.protocol_seq.write_mb_per_s = 31;
+  std::optional<Cause> c = Apply(NasCpuSaturated, e);
+  ASSERT_TRUE(c);
+  EXPECT_EQ(c->summary,
+            "the NAS's CPU quota is saturated: its cgroup /nasperf-lab may use 0.10 CPUs and was throttled in 100 % "
+            "of periods while the protocol moved 31 MB/s write, 26 % of the 118 MB/s beneath it");
+  EXPECT_EQ(c->evidence.back(),
+            "protocol 1M sequential write: 31 MB/s, 26 % of the lower of the link's TCP payload maximum (118 MB/s; "
+            "network up measured 116 MB/s) and NAS storage write (380 MB/s)");
+  // The protocol-limited rule defers to it, so no second verdict names the protocol.
+  EXPECT_FALSE(Apply(ProtocolLimited, e));
 }
 
 // The lab's quota holds back the agent's network test as much as the protocol: the
