@@ -81,8 +81,17 @@ done
 check "iSCSI: the LUN answers with its size" bash -c "iscsi-readcapacity16 '$iscsi' | grep -q 'Total size:536870912'"
 
 "$lab" link --link 100m --mtu 9000 2>/dev/null
-check "link change: 100 Mbit/s tbf on both sides" bash -c "
-  tc qdisc show dev nplab-h | grep -q 'rate 100Mbit' && ip netns exec nplab-nas tc qdisc show dev nplab-n | grep -q 'rate 100Mbit'"
+# 100m is shaped to its wire rate for the path's MTU, 100 Mbit/s x (9000 + 14) / (9000 + 38)
+# (lab/nas-lab, tbf_args): tc's JSON gives the rate in bytes/s.
+tbf_bits_per_s() {  # tbf_bits_per_s [ip netns exec NS] tc -j qdisc show dev DEV
+  "$@" | python3 -c 'import json, sys; print(next(q["options"]["rate"] * 8 for q in json.load(sys.stdin) if q["kind"] == "tbf"))'
+}
+wire_100m="$(python3 -c 'print(100e6 * 9014 / 9038)')"
+within_tenth_pct() { python3 -c "import sys; sys.exit(0 if abs($1 - $2) <= $2 * 0.001 else 1)"; }
+check "link change: 100 Mbit/s at its wire rate for MTU 9000 ($wire_100m bit/s), tbf on both sides" bash -c "
+  $(declare -f tbf_bits_per_s within_tenth_pct)
+  within_tenth_pct \"\$(tbf_bits_per_s tc -j qdisc show dev nplab-h)\" $wire_100m &&
+    within_tenth_pct \"\$(tbf_bits_per_s ip netns exec nplab-nas tc -j qdisc show dev nplab-n)\" $wire_100m"
 check "link change: MTU 9000 on both sides" bash -c "
   ip link show nplab-h | grep -q 'mtu 9000' && ip -n nplab-nas link show nplab-n | grep -q 'mtu 9000'"
 check "link change: status says so" bash -c "'$lab' status --json | python3 -c 'import json,sys; d=json.load(sys.stdin); assert (d[\"link\"], d[\"mtu\"]) == (\"100m\", 9000)'"
