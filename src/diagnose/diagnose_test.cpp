@@ -145,8 +145,8 @@ TEST(Diagnose, IrqImbalanceFromRecordedTelemetry) {
                                 "IRQ 24 (eth0-rx-0, eth0): 100 % of 24000 interrupts on CPU 0, smp_affinity 1",
                                 "IRQ 25 (eth0-tx-0, eth0): 100 % of 6000 interrupts on CPU 0, smp_affinity 1",
                                 "IRQ 19 (ahci[0000:00:1f.2]): 25 % of 1200 interrupts on CPU 0, smp_affinity f",
-                                "protocol 1M sequential read: 90 MB/s, 77 % of the lower of network down (117 MB/s) "
-                                "and NAS storage read (400 MB/s)"}));
+                                "protocol 1M sequential write: 85 MB/s, 73 % of the lower of network up (116 MB/s) "
+                                "and NAS storage write (380 MB/s)"}));
 }
 
 TEST(Diagnose, WithoutAnAgentSaysWhatWasNotMeasured) {

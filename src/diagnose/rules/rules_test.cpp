@@ -118,12 +118,13 @@ TEST(NasCpuSaturated, FiresWhenEveryCoreIsBusy) {
   ASSERT_TRUE(c);
   EXPECT_EQ(c->layer, "NAS CPU");
   EXPECT_EQ(c->summary,
-            "the NAS's CPU is saturated: all 2 cores 95 % busy while the protocol moved 50 MB/s, 45 % of the 112 "
-            "MB/s beneath it");
+            "the NAS's CPU is saturated: all 2 cores 95 % busy while the protocol moved 45 MB/s write, 39 % of the "
+            "116 MB/s beneath it");
   EXPECT_EQ(c->evidence, (Lines{"NAS CPU: all 95 % busy at the busiest second (softirq 20 %, irq 1 %)",
                                 "NAS CPU 0: 97 % busy", "NAS CPU 1: 93 % busy",
-                                "protocol 1M sequential read: 50 MB/s, 45 % of the lower of network down (112 MB/s) "
-                                "and NAS storage read (400 MB/s)"}));
+                                // Both directions short: the one furthest short (45 of 116 against 50 of 112).
+                                "protocol 1M sequential write: 45 MB/s, 39 % of the lower of network up (116 MB/s) "
+                                "and NAS storage write (380 MB/s)"}));
   // And the link path is then not blamed.
   EXPECT_FALSE(Apply(LinkPathCapped, e));
 }
@@ -172,13 +173,13 @@ TEST(NasCpuSaturated, FiresOnACgroupQuotaThrottledWhileTheProtocolFellShort) {
   EXPECT_EQ(c->layer, "NAS CPU");
   EXPECT_EQ(c->summary,
             "the NAS's CPU quota is saturated: its cgroup /nasperf-lab may use 0.02 CPUs and was throttled in 79 % "
-            "of periods while the protocol moved 37 MB/s, 31 % of the 118 MB/s beneath it");
+            "of periods while the protocol moved 30 MB/s write, 25 % of the 118 MB/s beneath it");
   EXPECT_EQ(c->evidence,
             (Lines{"NAS cgroup /nasperf-lab: quota 0.02 CPUs, used 0.020 CPUs (99 % of the quota), throttled in "
                    "79 % of periods, at its most throttled second",
                    "NAS CPU: all 10 % busy at the busiest second (the machine's, which the cgroup shares)",
-                   "protocol 1M sequential read: 37 MB/s, 31 % of the lower of the link's TCP payload maximum "
-                   "(118 MB/s; network down measured 117 MB/s) and NAS storage read (400 MB/s)"}));
+                   "protocol 1M sequential write: 30 MB/s, 25 % of the lower of the link's TCP payload maximum "
+                   "(118 MB/s; network up measured 116 MB/s) and NAS storage write (380 MB/s)"}));
   // Throttled less than half the time, or using well under its quota: not the quota.
   e.nas.cgroup_throttled_pct = 40;
   EXPECT_FALSE(Apply(NasCpuSaturated, e));
@@ -232,7 +233,7 @@ TEST(NasCpuSaturated, FiresWhenTheQuotaHeldBackTheNetworkTestToo) {
   std::optional<Cause> c = Apply(NasCpuSaturated, e);
   ASSERT_TRUE(c);
   EXPECT_EQ(c->rule, "nas-cpu-saturated");
-  EXPECT_NE(c->evidence.back().find("the link's TCP payload maximum (118 MB/s; network down measured 41 MB/s)"),
+  EXPECT_NE(c->evidence.back().find("the link's TCP payload maximum (118 MB/s; network up measured 36 MB/s)"),
             std::string::npos)
       << c->evidence.back();
 }
@@ -286,8 +287,8 @@ TEST(IrqImbalance, FiresOnOneCoreTakingTheNicsInterrupts) {
             "average 2 % busy; IRQ 24 land there (/proc/irq/N/smp_affinity, irqbalance)");
   EXPECT_EQ(c->evidence, (Lines{"NAS CPU 0: 96 % busy, softirq 95 %, irq 1 %",
                                 "IRQ 24 (eth0-rx-0, eth0): 100 % of 24000 interrupts on CPU 0, smp_affinity 1",
-                                "protocol 1M sequential read: 60 MB/s, 51 % of the lower of network down (117 MB/s) "
-                                "and NAS storage read (400 MB/s)"}));
+                                "protocol 1M sequential write: 55 MB/s, 47 % of the lower of network up (116 MB/s) "
+                                "and NAS storage write (380 MB/s)"}));
 }
 
 TEST(IrqImbalance, QuietWhenTheProtocolReachedTheLink) {
