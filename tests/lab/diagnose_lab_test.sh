@@ -178,9 +178,10 @@ dcheck "$MTU named, with both MTUs" mtu "'$MTU' in rules() and mentions(text('$M
 # --- RAID0 over two members of known speed, the agent on the raid0 volume ------------------
 lab_up --link 1g --agent-root raid0 --member-mb 20
 diagnose raid0-20 raid0
-# A 20 MB/s member read raw inside a diagnosis measured 16.7 to 20.0 MB/s over three runs
-# (2026-12-02; 20.00 every time when read alone with `run --on`); hence 20 % here, and 15 %
-# on the members' sum below. A member read in split requests reads about 10 and fails both.
+# A 20 MB/s member read raw inside a diagnosis at qd 1 (psync) measured 16.7 to 20.0 MB/s over
+# three runs (2026-12-02; 20.00 every time when read alone with `run --on`); at the volume's
+# qd 8, 20.31 and 20.31 (2026-12-07). The 20 % here and 15 % on the members' sum below stay.
+# A member read in split requests reads about 10 and fails both.
 dcheck "two members, each read at about 20 MB/s (20 %)" raid0-20 \
   "len(d['evidence']['members']) == 2 and all(near(m['seq']['read_mb_per_s'], 20, 20) for m in d['evidence']['members'])"
 dcheck "the volume reads at about their sum, 40 MB/s (15 %)" raid0-20 "near(d['evidence']['volume_seq']['read_mb_per_s'], 40, 15)"
