@@ -40,7 +40,7 @@ std::optional<Cause> NasCpuSaturated(const Evidence& e, const Waterfall& w) {
   c.rule = "nas-cpu-saturated";
   c.layer = kLayerNasCpu;
   const std::string moved =
-      fmt::format(" while the protocol moved {} {}, {} of the {} beneath it", Mb(short_of->end_to_end_mb_per_s),
+      fmt::format(" while the protocol moved {} {}, {} of the {} beneath it", Mb(short_of->protocol_mb_per_s),
                   short_of->is_read ? "read" : "write", Pct(short_of->pct()), Mb(short_of->beneath_mb_per_s));
   if (how == NasCpuSaturation::kCgroupQuota) {
     const std::string path = nas.cgroup_path.value_or("(unnamed)");

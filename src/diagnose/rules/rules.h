@@ -42,7 +42,7 @@ NasCpuSaturation NasCpuSaturationOf(const HostEvidence& nas);
 // expectation; the network's alone when neither was measured).
 struct Shortfall {
   bool is_read = true;
-  double end_to_end_mb_per_s = 0;
+  double protocol_mb_per_s = 0;  // the protocol's read or write (is_read says which)
   double beneath_mb_per_s = 0;  // the lower of the two
   double network_mb_per_s = 0;
   // The link's TCP payload maximum, used instead of the measured network when higher (a
@@ -50,7 +50,7 @@ struct Shortfall {
   // ceiling of the path then). nullopt when not asked for, or the line rate or MTU is not known.
   std::optional<double> link_payload_max_mb_per_s;
   std::optional<double> storage_mb_per_s;
-  double pct() const { return end_to_end_mb_per_s / beneath_mb_per_s * 100; }
+  double pct() const { return protocol_mb_per_s / beneath_mb_per_s * 100; }
   // "protocol 1M sequential read: 37 MB/s, 32 % of the lower of network down (117 MB/s) and
   // NAS storage read (400 MB/s)"
   std::string EvidenceLine() const;

@@ -106,6 +106,17 @@ TEST(MtuMismatch, QuietWithoutTheNasNic) {
   EXPECT_FALSE(Apply(MtuMismatch, e));
 }
 
+// The healthy case with the NAS's services in the lab's cgroup, held to `quota` CPUs of
+// which they used `used`, throttled in `throttled_pct` % of periods at the worst second.
+Evidence ThrottledNas(double quota, double used, double throttled_pct) {
+  Evidence e = HealthyGbE();
+  e.nas.cgroup_path = "/nasperf-lab";
+  e.nas.cgroup_quota_cpus = quota;
+  e.nas.cgroup_usage_cpus = used;
+  e.nas.cgroup_throttled_pct = throttled_pct;
+  return e;
+}
+
 TEST(NasCpuSaturated, FiresWhenEveryCoreIsBusy) {
   Evidence e = HealthyGbE();
   e.nas.cpu_all = CpuPeak{-1, 95, 20, 1};
@@ -160,11 +171,7 @@ TEST(Rules, NoneFiresOnTheHealthyGbELinkOnABusySharedMachine) {
 // The lab's NAS CPU limit (and a container's): a cgroup quota of 0.02 CPUs, throttled in
 // 79 % of its periods, while the machine's own CPUs are mostly idle.
 TEST(NasCpuSaturated, FiresOnACgroupQuotaThrottledWhileTheProtocolFellShort) {
-  Evidence e = HealthyGbE();
-  e.nas.cgroup_path = "/nasperf-lab";
-  e.nas.cgroup_quota_cpus = 0.02;
-  e.nas.cgroup_usage_cpus = 0.0198;
-  e.nas.cgroup_throttled_pct = 79;
+  Evidence e = ThrottledNas(0.02, 0.0198, 79);
   e.protocol_seq.read_mb_per_s = 37;
   e.protocol_seq.write_mb_per_s = 30;
   std::optional<Cause> c = Apply(NasCpuSaturated, e);
@@ -197,11 +204,7 @@ TEST(NasCpuSaturated, FiresOnACgroupQuotaThrottledWhileTheProtocolFellShort) {
 // throttled server wrote 31. The write is short of what is beneath it, and the rule says so
 // for the write, rather than weighing only the better direction and staying quiet.
 TEST(NasCpuSaturated, FiresOnTheDirectionTheQuotaHeldBack) {
-  Evidence e = HealthyGbE();
-  e.nas.cgroup_path = "/nasperf-lab";
-  e.nas.cgroup_quota_cpus = 0.10;
-  e.nas.cgroup_usage_cpus = 0.099;
-  e.nas.cgroup_throttled_pct = 100;
+  Evidence e = ThrottledNas(0.10, 0.099, 100);
   e.protocol_seq.read_mb_per_s = 111;
   e.protocol_seq.write_mb_per_s = 31;
   std::optional<Cause> c = Apply(NasCpuSaturated, e);
@@ -219,11 +222,7 @@ TEST(NasCpuSaturated, FiresOnTheDirectionTheQuotaHeldBack) {
 // The lab's quota holds back the agent's network test as much as the protocol: the
 // measured network is then no ceiling of the path, the link's payload maximum is.
 TEST(NasCpuSaturated, FiresWhenTheQuotaHeldBackTheNetworkTestToo) {
-  Evidence e = HealthyGbE();
-  e.nas.cgroup_path = "/nasperf-lab";
-  e.nas.cgroup_quota_cpus = 0.02;
-  e.nas.cgroup_usage_cpus = 0.0198;
-  e.nas.cgroup_throttled_pct = 79;
+  Evidence e = ThrottledNas(0.02, 0.0198, 79);
   e.net.down_1_mb_per_s = 40;
   e.net.down_4_mb_per_s = 41;
   e.net.up_1_mb_per_s = 35;

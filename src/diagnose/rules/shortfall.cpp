@@ -12,7 +12,7 @@ namespace nasperf::diagnose {
 
 std::string Shortfall::EvidenceLine() const {
   const char* dir = is_read ? "read" : "write";
-  std::string line = fmt::format("protocol 1M sequential {}: {}, {} of ", dir, Mb(end_to_end_mb_per_s), Pct(pct()));
+  std::string line = fmt::format("protocol 1M sequential {}: {}, {} of ", dir, Mb(protocol_mb_per_s), Pct(pct()));
   std::string network = fmt::format("network {} ({})", is_read ? "down" : "up", Mb(network_mb_per_s));
   if (link_payload_max_mb_per_s && *link_payload_max_mb_per_s > network_mb_per_s)
     network = fmt::format("the link's TCP payload maximum ({}; network {} measured {})", Mb(*link_payload_max_mb_per_s),
@@ -29,7 +29,7 @@ std::optional<Shortfall> DirectionShortfall(const Waterfall& w, bool is_read, bo
   if (!p.protocol || !p.network || *p.network <= 0) return std::nullopt;  // short of what, cannot be told
   Shortfall s;
   s.is_read = is_read;
-  s.end_to_end_mb_per_s = *p.protocol;
+  s.protocol_mb_per_s = *p.protocol;
   s.network_mb_per_s = *p.network;
   if (against_link) s.link_payload_max_mb_per_s = w.payload_max_mb_per_s;
   const double network = std::max(*p.network, s.link_payload_max_mb_per_s.value_or(0));
@@ -47,7 +47,7 @@ std::optional<Shortfall> ShortOfBeneath(const Waterfall& w, double ratio, bool a
   std::optional<Shortfall> worst;
   for (bool is_read : {true, false}) {
     std::optional<Shortfall> s = DirectionShortfall(w, is_read, against_link);
-    if (!s || s->end_to_end_mb_per_s >= ratio * s->beneath_mb_per_s) continue;
+    if (!s || s->protocol_mb_per_s >= ratio * s->beneath_mb_per_s) continue;
     if (!worst || s->pct() < worst->pct()) worst = s;
   }
   return worst;
