@@ -61,6 +61,7 @@ Result<size_t> IoUringEngine::submit(std::span<const IoRequest> requests) {
         io_uring_prep_write(sqe, file, buf, r.length, r.offset);
     }
     if (fixed_file_) sqe->flags |= IOSQE_FIXED_FILE;
+    if (ParallelCopy(r)) sqe->flags |= IOSQE_ASYNC;
     sqe->user_data = r.slot;
     ++accepted;
     // Direct I/O goes to the device as soon as it is prepared, as fio's default

@@ -1,6 +1,7 @@
 // io_uring: one ring per worker thread, registered (fixed) buffers and file. A direct
 // job's submit() hands each I/O to the kernel at once; a buffered job's I/Os are submitted
-// by reap() together with its wait, one system call for the batch.
+// by reap() together with its wait, one system call for the batch, its large reads marked
+// for io_uring's worker pool (ParallelCopy below).
 #pragma once
 
 #include <liburing.h>
@@ -21,10 +22,29 @@ class IoUringEngine final : public Engine {
   Result<size_t> reap(std::span<IoCompletion> out, size_t min_complete, std::chrono::microseconds timeout) override;
   Status sync() override;
   void close() override;
-  // SQEs prepared but not yet handed to the kernel (tests).
+  // SQEs prepared but not yet handed to the kernel, and the flags of the i-th of them (tests).
   unsigned unsubmitted() const { return io_uring_sq_ready(&ring_); }
+  uint8_t unsubmitted_flags(unsigned i) const {
+    return ring_.sq.sqes[(ring_.sq.sqe_head + i) & ring_.sq.ring_mask].flags;
+  }
+
+  // A buffered read the page cache may hold goes to io_uring's worker pool at once
+  // (IOSQE_ASYNC) from this size up. Without the flag a read tmpfs cannot do without
+  // blocking is handed to one io-wq worker, which copies every block on one core while
+  // the other idles: io-wq adds workers only for work marked so, or when its running one
+  // sleeps, and a copy from the page cache never sleeps. Marked, the job's reads copy on
+  // every core. bench/vs-fio case c (1 MiB, qd 8, tmpfs): 5.4-6.2 GB/s unmarked, 11.1-11.3
+  // marked; random qd 8 at 16/32/64/128 KiB: 3.9/5.6/6.0/5.3 against 4.0/6.0/7.6/8.7 GB/s
+  // (2 vCPUs, 2026-12-07, docs/performance.md). Below 32 KiB the worker's hand-off costs
+  // more than the copy it spreads: case b (4 KiB, qd 32) fell from 2.8-3.1 to 2.3-2.4 GB/s.
+  // Writes stay unmarked: io-wq serialises buffered writes to one file anyway.
+  static constexpr uint32_t kParallelCopyMinBytes = 32 * 1024;
 
  private:
+  bool ParallelCopy(const IoRequest& r) const {
+    return !submit_each_ && r.dir == IoDir::kRead && r.length >= kParallelCopyMinBytes;
+  }
+
   io_uring ring_{};
   bool ring_open_ = false;
   bool fixed_buffers_ = false;

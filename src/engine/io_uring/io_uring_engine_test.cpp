@@ -1,5 +1,6 @@
 // io_uring engine: jobs run with registered buffers, direct ones submit each I/O at once,
-// buffered ones with the wait, and what they read is the file.
+// buffered ones with the wait (their large reads marked for the worker pool), and what
+// they read is the file.
 #include "engine/io_uring/io_uring_engine.h"
 
 #include <fcntl.h>
@@ -86,6 +87,54 @@ TEST(IoUringEngine, BufferedJobReadsIntoRegisteredBuffersSubmittedWithTheWait) {
   const int fd = MakeFile(dir.path() + "/.nasperf-test.dat");
   ASSERT_GE(fd, 0);
   ReadEveryBlock(fd, /*direct=*/false, /*want_unsubmitted=*/kSlots);
+  ::close(fd);
+}
+
+TEST(IoUringEngine, BufferedReadsFromThirtyTwoKiBUpGoToTheWorkerPool) {
+  // bench/vs-fio case c: unmarked, io-wq copied every 1 MiB read on one worker, one core;
+  // marked IOSQE_ASYNC, the reads copy on every core (io_uring_engine.h). Small reads
+  // and writes stay unmarked.
+  constexpr uint64_t kLarge = IoUringEngine::kParallelCopyMinBytes;
+  Result<BufferPool> pool = BufferPool::Create(4, kLarge, BufferPattern{}, 1);
+  ASSERT_TRUE(pool.ok());
+  testing::TempDir dir;
+  const int fd = ::open((dir.path() + "/.nasperf-test.dat").c_str(), O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW, 0600);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(::ftruncate(fd, static_cast<off_t>(2 * kLarge)), 0);
+  IoUringEngine engine;
+  EngineOpenParams params;
+  params.fd = fd;
+  params.buffers = pool.value().pointers();
+  params.buffer_bytes = kLarge;
+  params.queue_depth = 4;
+  Status opened = engine.open(params);
+  if (!opened.ok()) NASPERF_SKIP_OR_FAIL_IN_CI("io_uring unavailable: " + opened.message());
+
+  const std::vector<IoRequest> requests = {
+      IoRequest{0, 4096, IoDir::kRead, 0},
+      IoRequest{0, static_cast<uint32_t>(kLarge) - 4096, IoDir::kRead, 1},
+      IoRequest{kLarge, static_cast<uint32_t>(kLarge), IoDir::kRead, 2},
+      IoRequest{0, static_cast<uint32_t>(kLarge), IoDir::kWrite, 3},
+  };
+  Result<size_t> accepted = engine.submit(requests);
+  ASSERT_TRUE(accepted.ok());
+  ASSERT_EQ(accepted.value(), requests.size());
+  ASSERT_EQ(engine.unsubmitted(), requests.size());
+  EXPECT_FALSE(engine.unsubmitted_flags(0) & IOSQE_ASYNC) << "a 4 KiB read";
+  EXPECT_FALSE(engine.unsubmitted_flags(1) & IOSQE_ASYNC) << "a read just under the size";
+  EXPECT_TRUE(engine.unsubmitted_flags(2) & IOSQE_ASYNC) << "a read of the size";
+  EXPECT_FALSE(engine.unsubmitted_flags(3) & IOSQE_ASYNC) << "a write";
+
+  std::vector<IoCompletion> done(requests.size());
+  size_t reaped = 0;
+  while (reaped < requests.size()) {
+    Result<size_t> n = engine.reap(std::span<IoCompletion>(done.data() + reaped, requests.size() - reaped), 1,
+                                   std::chrono::microseconds(1000000));
+    ASSERT_TRUE(n.ok());
+    reaped += n.value();
+  }
+  for (const IoCompletion& c : done) EXPECT_EQ(c.result, static_cast<int64_t>(requests[c.slot].length)) << c.slot;
+  engine.close();
   ::close(fd);
 }
 
