@@ -33,11 +33,12 @@ class IoUringEngine final : public Engine {
   // blocking is handed to one io-wq worker, which copies every block on one core while
   // the other idles: io-wq adds workers only for work marked so, or when its running one
   // sleeps, and a copy from the page cache never sleeps. Marked, the job's reads copy on
-  // every core. bench/vs-fio case c (1 MiB, qd 8, tmpfs): 5.4-6.2 GB/s unmarked, 11.1-11.3
-  // marked; random qd 8 at 16/32/64/128 KiB: 3.9/5.6/6.0/5.3 against 4.0/6.0/7.6/8.7 GB/s
-  // (2 vCPUs, 2026-12-07, docs/performance.md). Below 32 KiB the worker's hand-off costs
-  // more than the copy it spreads: case b (4 KiB, qd 32) fell from 2.8-3.1 to 2.3-2.4 GB/s.
-  // Writes stay unmarked: io-wq serialises buffered writes to one file anyway.
+  // every core. `nasperf run` on a 1 GiB tmpfs file (2 vCPUs, 2026-12-07, docs/performance.md):
+  // case c's job (1 MiB, qd 8) 5.4-6.2 GB/s unmarked, 11.1-11.3 marked; random qd 8 at
+  // 16/32/64/128 KiB 3.9/5.6/6.0/5.3 against 4.0/6.0/7.6/8.7 GB/s. Below 32 KiB the
+  // worker's hand-off costs more than the copy it spreads: case b's job (4 KiB, qd 32) fell
+  // from 2.8-3.1 to 2.3-2.4 GB/s. Writes stay unmarked: io_uring hashes a regular file's
+  // buffered writes to one io-wq worker, so the mark would spread nothing (not measured).
   static constexpr uint32_t kParallelCopyMinBytes = 32 * 1024;
 
  private:
