@@ -61,8 +61,26 @@ mb_per_s() { python3 -c "import json,sys; r=json.load(open('$1'))['runs'][0]; as
 # between VALUE LOW HIGH: LOW <= VALUE <= HIGH, decimals allowed.
 between() { python3 -c "import sys; v=float('$1'); sys.exit(0 if $2 <= v <= $3 else 1)"; }
 
+# quiet_cpu begin|end: brackets the part of a lab test that judges CPU busy shares, which
+# /proc/stat gives with an idle-priority compiler counted as busy. .ci/run compiles in the
+# background while the release tests run; it sets NASPERF_QUIET_CPU_FILE, stops those builds
+# while that file names a live test, and says so in the file's .stopped twin, which `begin`
+# waits for. Elsewhere (no variable) both do nothing.
+quiet_cpu() {
+  local file="${NASPERF_QUIET_CPU_FILE:-}" i
+  [ -n "$file" ] || return 0
+  case "$1" in
+    begin)
+      echo $$ >"$file"
+      for ((i = 0; i < 100; i++)); do [ -e "$file.stopped" ] && return 0; sleep 0.1; done
+      echo "quiet_cpu: nothing stopped the background work within 10 s (is .ci/run's watcher running?)" >&2 ;;
+    end) [ "$(cat "$file" 2>/dev/null)" != $$ ] || rm -f -- "$file" ;;
+  esac
+}
+
 lab_test_cleanup() {
   # Whatever happened, a lab test leaves no lab behind.
+  quiet_cpu end
   "$lab" down >/dev/null 2>&1 || true
   rm -rf -- "$work"
 }
