@@ -61,7 +61,8 @@ diagnose() {
   local line; line="$(lab_json line)"
   [ "$has_line_option" -eq 0 ] || [ "$line" = None ] || args+=(--line "$line")
   nas_settle
-  local rc=0
+  local rc=0 ticks
+  ticks="$(cpu_ticks)"
   "$nasperf" diagnose "smb://root@198.18.0.2/$share" --password-file "$(lab_json password_file)" \
     "${args[@]}" --quick --json --no-store >"$work/$name.json" 2>"$work/$name.err" || rc=$?
   check "$name: diagnose exits 0 with a whole document" python3 - "$work/$name.json" "$rc" "$partial_ok" <<'EOF'
@@ -75,6 +76,9 @@ except ValueError:
     ok = False
 sys.exit(0 if ok else 1)
 EOF
+  # The busy shares the CPU rules weigh count time the host stole from this VM: a figure
+  # low with a high steal is the host's doing, not the lab's.
+  echo "  host steal during $name: $(steal_since "$ticks") % of CPU time"
   cp "$work/$name.json" "$work/$name.err" "$keep/" 2>/dev/null || true
   [ "$rc" -eq 0 ] || tail -5 "$work/$name.err" >&2
   python3 - "$work/$name.json" <<'EOF' || true
