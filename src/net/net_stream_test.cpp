@@ -2,11 +2,14 @@
 #include "net/net_stream.h"
 
 #include <arpa/inet.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
 
 #include <atomic>
+#include <ctime>
 #include <thread>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -92,6 +95,62 @@ TEST(NetStream, StopEndsASenderWhoseReceiverDoesNotRead) {
   StreamOutcome tx = SendLoop(client.get(), source.value(), StreamLimits{InNs(30)}, stop, sent);
   stopper.join();
   EXPECT_EQ(tx.end, StreamEnd::kStopped);
+}
+
+// The CPU time this thread has used (CLOCK_THREAD_CPUTIME_ID), in seconds.
+double ThreadCpuSeconds() {
+  timespec t{};
+  ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) / 1e9;
+}
+
+void MakeNonBlocking(int fd) { ASSERT_EQ(::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK), 0); }
+
+// Regression: ConnectTcp's sockets are non-blocking, and the stream loops spun a core on
+// EAGAIN while the link (or a receiver that does not read) held them back. The socket here
+// is made non-blocking as ConnectTcp leaves it; PrepareStreamSocket must undo that.
+class HeldBackSender : public ::testing::TestWithParam<SendMode> {};
+
+TEST_P(HeldBackSender, WaitsWithoutSpinning) {
+  auto [client, server] = LoopbackPair();
+  MakeNonBlocking(client.get());
+  Result<SendSource> source = SendSource::Make(128 << 10, GetParam());
+  ASSERT_TRUE(source.ok());
+  ASSERT_TRUE(PrepareStreamSocket(client.get(), GetParam()).ok());
+  std::atomic<bool> stop{false};
+  std::atomic<uint64_t> sent{0};
+  std::thread stopper([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(600));
+    stop = true;
+  });
+  const double cpu0 = ThreadCpuSeconds();
+  const uint64_t wall0 = MonotonicNs();
+  StreamOutcome tx =
+      SendLoop(client.get(), source.value(), StreamLimits{InNs(30)}, stop, sent, nullptr, GetParam());
+  const double wall_s = static_cast<double>(MonotonicNs() - wall0) / 1e9, cpu_s = ThreadCpuSeconds() - cpu0;
+  stopper.join();
+  EXPECT_EQ(tx.end, StreamEnd::kStopped);
+  EXPECT_GT(sent.load(), 0u);
+  // Filling the buffers takes milliseconds; a spinning loop takes the whole wait.
+  EXPECT_LT(cpu_s, 0.3 * wall_s) << "the sender used " << cpu_s << " s of CPU in " << wall_s << " s";
+}
+
+INSTANTIATE_TEST_SUITE_P(Net, HeldBackSender, ::testing::Values(SendMode::kCopy, SendMode::kSendfile),
+                         [](const auto& info) { return std::string(ToString(info.param)); });
+
+TEST(NetStream, AReceiverWithNothingToReadWaitsWithoutSpinning) {
+  auto [client, server] = LoopbackPair();
+  MakeNonBlocking(client.get());
+  ASSERT_TRUE(PrepareStreamSocket(client.get(), SendMode::kCopy).ok());
+  std::vector<char> buffer(128 << 10);
+  std::atomic<bool> stop{false};
+  std::atomic<uint64_t> received{0};
+  const double cpu0 = ThreadCpuSeconds();
+  const uint64_t wall0 = MonotonicNs();
+  StreamOutcome rx = ReceiveLoop(client.get(), buffer.data(), buffer.size(), StreamLimits{InNs(0.6)}, stop, received);
+  const double wall_s = static_cast<double>(MonotonicNs() - wall0) / 1e9, cpu_s = ThreadCpuSeconds() - cpu0;
+  EXPECT_EQ(rx.end, StreamEnd::kTimeUp);
+  EXPECT_LT(cpu_s, 0.3 * wall_s) << "the receiver used " << cpu_s << " s of CPU in " << wall_s << " s";
 }
 
 TEST(NetStream, SenderFailsWhenThePeerIsGone) {
