@@ -11,6 +11,21 @@
 # anonymous namespace (fold such a helper into one). "nasperf" (include/nasperf, the public contract) is below
 # every layer.
 set(NASPERF_LAYER_CHECK ${CMAKE_CURRENT_LIST_DIR}/check_layer_includes.cmake)
+# Test-only: "layer=file;..." adds each file to that layer's checked files (a protocol's
+# layer is proto/<name>), so tests/layers/ can show the real build refusing it. Each check
+# is also a target of its own, nasperf_layer_check_<layer> (proto_<name> for a protocol).
+set(NASPERF_LAYER_PROBES "" CACHE STRING "test-only: layer=file pairs the layer check also reads")
+
+# The probe files named for `layer`, in `out`.
+function(nasperf_layer_probes layer out)
+  set(found "")
+  foreach(probe IN LISTS NASPERF_LAYER_PROBES)
+    if(probe MATCHES "^([^=]+)=(.+)$" AND CMAKE_MATCH_1 STREQUAL layer)
+      list(APPEND found "${CMAKE_MATCH_2}")
+    endif()
+  endforeach()
+  set(${out} "${found}" PARENT_SCOPE)
+endfunction()
 # Make (unlike Ninja) does not create an output's directory.
 file(MAKE_DIRECTORY ${CMAKE_BINARY_DIR}/layers)
 
@@ -36,17 +51,19 @@ function(nasperf_layer)
   list(REMOVE_DUPLICATES closure)
   set_property(GLOBAL PROPERTY NASPERF_LAYER_CLOSURE_${L_NAME} "${closure}")
 
-  set(checked ${sources} ${headers})
+  nasperf_layer_probes(${L_NAME} probes)
+  set(checked ${sources} ${headers} ${probes})
   list(JOIN checked "|" checked_arg)
   list(JOIN closure "|" allowed_arg)
   set(stamp ${CMAKE_BINARY_DIR}/layers/${L_NAME}.checked)
   add_custom_command(
     OUTPUT ${stamp}
     COMMAND ${CMAKE_COMMAND} -DLAYER=${L_NAME} "-DALLOWED=${allowed_arg}" "-DFILES=${checked_arg}"
-            -DSTAMP=${stamp} -P ${NASPERF_LAYER_CHECK}
+            -DROOT=${CMAKE_SOURCE_DIR} -DSTAMP=${stamp} -P ${NASPERF_LAYER_CHECK}
     DEPENDS ${checked} ${NASPERF_LAYER_CHECK}
     COMMENT "layers: src/${L_NAME} includes only from below it"
     VERBATIM)
+  add_custom_target(nasperf_layer_check_${L_NAME} DEPENDS ${stamp})
 
   set(dep_targets "")
   foreach(dep IN LISTS L_DEPS)

@@ -14,17 +14,19 @@ function(nasperf_protocol)
   list(FILTER sources EXCLUDE REGEX "_test\\.cpp$")
 
   get_property(closure GLOBAL PROPERTY NASPERF_LAYER_CLOSURE_proto)
-  set(checked ${sources} ${headers})
+  nasperf_layer_probes(proto/${P_NAME} probes)
+  set(checked ${sources} ${headers} ${probes})
   list(JOIN checked "|" checked_arg)
   list(JOIN closure "|" allowed_arg)
   set(stamp ${CMAKE_BINARY_DIR}/layers/proto_${P_NAME}.checked)
   add_custom_command(
     OUTPUT ${stamp}
     COMMAND ${CMAKE_COMMAND} -DLAYER=proto "-DALLOWED=${allowed_arg}" "-DFILES=${checked_arg}"
-            -DSTAMP=${stamp} -P ${NASPERF_LAYER_CHECK}
+            -DROOT=${CMAKE_SOURCE_DIR} -DOWN=proto/${P_NAME} -DSTAMP=${stamp} -P ${NASPERF_LAYER_CHECK}
     DEPENDS ${checked} ${NASPERF_LAYER_CHECK}
-    COMMENT "layers: src/proto/${P_NAME} includes only from proto/ and below"
+    COMMENT "layers: src/proto/${P_NAME} includes only from proto/ (not another protocol's) and below"
     VERBATIM)
+  add_custom_target(nasperf_layer_check_proto_${P_NAME} DEPENDS ${stamp})
 
   add_library(nasperf_proto_${P_NAME}_objects OBJECT ${sources} ${stamp})
   set_target_properties(nasperf_proto_${P_NAME}_objects PROPERTIES POSITION_INDEPENDENT_CODE ON)
