@@ -32,12 +32,15 @@ expect_check() {
   if [ "$want" = fail ] && [ "$rc" -eq 0 ]; then
     echo "FAIL: $target passed; it must refuse the probes"; failures=$((failures + 1)); return
   fi
-  local text
+  local text missing=0
   for text in "$@"; do
     if ! grep -qF -- "$text" <<<"$out"; then
-      echo "FAIL: $target's output does not name: $text"; echo "$out"; failures=$((failures + 1))
+      echo "FAIL: $target's output does not name: $text"; missing=1
     fi
   done
+  if [ "$missing" -ne 0 ]; then
+    echo "$out"; failures=$((failures + 1)); return
+  fi
   local verb=fails
   [ "$want" = pass ] && verb=passes
   echo "ok: $target $verb${*:+, naming: $*}"
