@@ -3,7 +3,7 @@
 
 #include <cstdio>
 
-#include "cli/agent_timeouts.h"
+#include "suite/agent_timeouts.h"
 
 namespace nasperf {
 

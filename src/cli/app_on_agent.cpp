@@ -8,7 +8,7 @@
 #include <set>
 
 #include "base/signals.h"
-#include "cli/agent_timeouts.h"
+#include "suite/agent_timeouts.h"
 #include "cli/run_recorder.h"
 #include "model/run_json.h"
 #include "wire/agent_client.h"

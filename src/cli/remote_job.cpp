@@ -4,8 +4,8 @@
 #include <cstdio>
 
 #include "cli/agent_telemetry.h"
-#include "cli/agent_timeouts.h"
-#include "cli/remote_site.h"
+#include "suite/agent_timeouts.h"
+#include "suite/remote_site.h"
 #include "wire/agent_client.h"
 
 namespace nasperf {

@@ -1,5 +1,5 @@
 // RemoteSite's jobs: JobStart, the JobSamples, JobDone (or what the samples add up to).
-#include "cli/remote_site.h"
+#include "suite/remote_site.h"
 
 #include <cmath>
 

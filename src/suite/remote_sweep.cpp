@@ -1,5 +1,5 @@
 // RemoteSite's sweep: the agent runs it and sends each point; they are stored here.
-#include "cli/remote_site.h"
+#include "suite/remote_site.h"
 #include "model/run_json.h"
 #include "suite/sweep_summary.h"
 

@@ -7,7 +7,7 @@
 #include <optional>
 #include <string>
 
-#include "cli/agent_timeouts.h"
+#include "suite/agent_timeouts.h"
 #include "core/target.h"
 #include "suite/job_site.h"
 #include "wire/agent_client.h"
