@@ -6,13 +6,14 @@
 #include "fuzz_input.h"
 #include "base/bounded_json.h"
 #include "model/run_json.h"
+#include "model/job_validate.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   nasperf::Result<nlohmann::json> j = nasperf::ParseBoundedJson(nasperf::fuzz::AsText(data, size));
   if (!j.ok()) return 0;
   nasperf::Result<nasperf::JobSpec> job = nasperf::JobFromJson(j.value());
   if (!job.ok()) return 0;
-  (void)job.value().Validate();
+  (void)ValidateJob(job.value());
   const nlohmann::ordered_json once = nasperf::JobToJson(job.value(), job.value().engine);
   nasperf::Result<nasperf::JobSpec> again = nasperf::JobFromJson(nlohmann::json::parse(once.dump()));
   if (!again.ok() || nasperf::JobToJson(again.value(), again.value().engine).dump() != once.dump()) std::abort();

@@ -76,12 +76,7 @@ class Engine {
   virtual void close() = 0;
 };
 
-// Engine registry (src/proto/engine_registry.cpp): the local engines and one per protocol
-// scheme (src/proto/schemes.h), by name. A protocol's engine is loaded on first use.
-Result<std::unique_ptr<Engine>> MakeEngine(const std::string& name);
-// The names MakeEngine knows in this build, in the order help text lists them.
-std::vector<std::string> EngineNames();
-// Whether the io_uring engine can run here (kernel support, not disabled by sysctl).
-bool IoUringAvailable();
+// The engine registry is proto/engine_registry.h (MakeEngine, EngineNames); the local
+// engines and whether io_uring runs here are engine/local_engines.h.
 
 }  // namespace nasperf

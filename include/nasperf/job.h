@@ -121,19 +121,12 @@ struct JobSpec {
   // Many clients (mpirun, --stonewall): stop every rank when the first finishes.
   bool stonewall = true;
 
-  // Checks what can be checked without looking at the target.
-  Status Validate() const;
-  // The numeric limits of Validate (block size, depth, threads, mix, size, times, repeat)
-  // without the engine checks: for jobs other tools or other nasperf versions ran, as in
-  // an imported result document. `has_file`: false for a network test (no file, size 0).
-  Status ValidateLimits(bool has_file) const;
+  // Its checks are model/job_validate.h (ValidateJob, ValidateJobLimits): they read the
+  // job option descriptors, which live above this contract.
 };
 
 // CrystalDiskMark's name for a workload: "SEQ1M Q8T1", "RND4K Q32T1". quick's tests use
 // it, imports of CrystalDiskMark files parse it, and comparisons line plain runs up with it.
 std::string SuiteTestLabel(bool random, uint64_t bs, uint32_t qd, uint32_t threads);
-
-// Engine chosen for "auto": io_uring when qd > 1 and the kernel allows it.
-std::string ResolveEngineName(const JobSpec& job, bool is_null_target);
 
 }  // namespace nasperf

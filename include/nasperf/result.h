@@ -100,7 +100,7 @@ struct ProtocolFacts {
   // ("encryption", "off"), ("max read", "8 MiB"), ("capacity", "512 MiB") ...
   std::vector<std::pair<std::string, std::string>> options;
   // "SMB 3.1.1", "NFSv3", "iSCSI": what a table column or chart legend says. How each
-  // protocol joins its version is data of the scheme table (src/base/protocol_label.h).
+  // protocol joins its version is data of the scheme table (src/contract/protocol_label.h).
   std::string label() const;
 };
 

@@ -19,6 +19,7 @@
 #include "report/telemetry_text.h"
 #include "sysinfo/telemetry/telemetry.h"
 #include "target/directory_target.h"
+#include "proto/engine_registry.h"
 
 namespace nasperf {
 

@@ -10,6 +10,7 @@
 #include "report/telemetry_text.h"
 #include "suite/run_session.h"
 #include "sysinfo/telemetry/telemetry.h"
+#include "model/job_validate.h"
 
 namespace nasperf {
 namespace {
@@ -50,7 +51,7 @@ Result<JobSpec> StepJob(const DiagnoseStep& step, Target& target, const std::str
   if (!job.ok()) return job.status();
   JobSpec& j = job.value();
   if (!direct && local && DoesWrites(j.rw)) j.fsync = true;
-  if (Status s = j.Validate(); !s.ok()) return s;
+  if (Status s = ValidateJob(j); !s.ok()) return s;
   if (Status s = target.Check(j); !s.ok()) return s;
   return job;
 }

@@ -8,6 +8,7 @@
 #include "base/units.h"
 #include "target/page_cache.h"
 #include "workload/block_size_mix.h"
+#include "model/job_validate.h"
 
 namespace nasperf {
 
@@ -190,7 +191,7 @@ Result<JobSpec> BuildJob(const JobInput& in, const Target& target) {
   // --repeat-until stops when the interval is narrow enough; --repeat is then its cap.
   if (in.given("--repeat-until") && !in.given("--repeat")) job.repeat = kRepeatUntilDefaultCap;
   if (Status s = CheckAcross(in, job, target); !s.ok()) return s;
-  if (Status s = job.Validate(); !s.ok()) return s;
+  if (Status s = ValidateJob(job); !s.ok()) return s;
   return job;
 }
 

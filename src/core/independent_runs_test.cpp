@@ -9,6 +9,7 @@
 #include "model/run_json.h"
 #include "testing/recording_engine.h"
 #include "workload/run_seed.h"
+#include "model/job_validate.h"
 
 namespace nasperf {
 namespace {
@@ -138,7 +139,7 @@ TEST(IndependentRuns, TheJsonDocumentCarriesTheSeedOfTheRunAndOfEachRepeat) {
 TEST(IndependentRuns, ASeedTooLargeForJsonIsRefused) {
   JobSpec job = RandomJob();
   job.seed = kMaxSeed + 1;
-  Status s = job.Validate();
+  Status s = ValidateJob(job);
   EXPECT_EQ(s.kind(), ErrorKind::kBadInput);
   EXPECT_NE(s.message().find("--seed"), std::string::npos) << s.message();
   nlohmann::json j = JobToJson(RandomJob(), "null");

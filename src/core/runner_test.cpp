@@ -23,6 +23,8 @@
 #include "testing/fault_injecting_engine.h"
 #include "testing/test_support.h"
 #include "workload/buffers.h"
+#include "proto/engine_registry.h"
+#include "engine/local_engines.h"
 
 namespace nasperf {
 namespace {

@@ -11,6 +11,9 @@
 #include "core/runner.h"
 #include "proto/make_target.h"
 #include "testing/test_support.h"
+#include "model/job_validate.h"
+#include "proto/engine_registry.h"
+#include "engine/local_engines.h"
 
 namespace nasperf {
 namespace {
@@ -189,7 +192,7 @@ TEST(VerifyPass, AJobThatOnlyReadsHasNothingToVerify) {
   JobSpec job;
   job.rw = AccessPattern::kRandRead;
   job.verify = true;
-  Status s = job.Validate();
+  Status s = ValidateJob(job);
   EXPECT_EQ(s.kind(), ErrorKind::kBadInput);
   EXPECT_NE(s.message().find("--verify"), std::string::npos);
 }

@@ -48,4 +48,10 @@ std::vector<std::string> LocalEngineNames() {
   return names;
 }
 
+std::string ResolveEngineName(const JobSpec& job, bool is_null_target) {
+  if (is_null_target) return "null";
+  if (job.engine != "auto") return job.engine;
+  return job.qd > 1 && IoUringAvailable() ? "io_uring" : "psync";
+}
+
 }  // namespace nasperf

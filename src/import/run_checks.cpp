@@ -1,5 +1,6 @@
 // CheckImportedRun; see run_checks.h.
 #include "import/run_checks.h"
+#include "model/job_validate.h"
 
 #include <cmath>
 #include <string>
@@ -39,7 +40,7 @@ bool HasControl(const std::string& text) {
 
 Status CheckImportedRun(const RunResult& run) {
   // A network test moves no file: its size is 0.
-  if (Status s = run.job.ValidateLimits(run.engine != "net"); !s.ok()) return Status::BadInput("job: " + s.message());
+  if (Status s = ValidateJobLimits(run.job, run.engine != "net"); !s.ok()) return Status::BadInput("job: " + s.message());
   if (run.read)
     if (Status s = CheckDirection("read", *run.read); !s.ok()) return s;
   if (run.write)

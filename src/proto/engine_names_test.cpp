@@ -8,6 +8,8 @@
 #include "proto/schemes.h"
 #include "target/directory_target.h"
 #include "testing/temp_dir.h"
+#include "model/job_validate.h"
+#include "proto/engine_registry.h"
 
 namespace nasperf {
 namespace {
@@ -22,7 +24,7 @@ JobSpec JobWithEngine(const std::string& engine) {
 
 TEST(EngineNames, EveryRegisteredNamePassesTheJobCheck) {
   for (const std::string& name : EngineNames()) {
-    Status s = JobWithEngine(name).Validate();
+    Status s = ValidateJob(JobWithEngine(name));
     EXPECT_TRUE(s.ok()) << name << ": " << s.message();
   }
 }

@@ -1,7 +1,8 @@
 // The engine registry: the local engines, then one engine per protocol scheme (its code
 // loaded on first use), by name.
+#include "proto/engine_registry.h"
+
 #include "engine/local_engines.h"
-#include "nasperf/engine.h"
 #include "proto/schemes.h"
 
 namespace nasperf {

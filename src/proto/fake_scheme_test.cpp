@@ -7,6 +7,7 @@
 #include "engine/null/null_engine.h"
 #include "proto/make_target.h"
 #include "proto/schemes.h"
+#include "proto/engine_registry.h"
 
 namespace nasperf {
 namespace {

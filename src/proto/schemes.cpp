@@ -1,7 +1,7 @@
 // The scheme table's rows, and the one #if about which protocols this nasperf was built with.
 #include "proto/schemes.h"
 
-#include "base/protocol_label.h"
+#include "contract/protocol_label.h"
 
 #include <map>
 #include <mutex>

@@ -1,5 +1,6 @@
 // PlanQuick and RunQuick.
 #include "suite/quick.h"
+#include "model/job_validate.h"
 
 #include <fmt/format.h>
 
@@ -33,7 +34,7 @@ Result<QuickPlan> PlanQuick(const JobSpec& base_job, JobSite& site,
       job.threads = 1;
       job.direct = plan.direct;
       job.fsync = !plan.direct && local;
-      if (Status s = job.Validate(); !s.ok()) return s;
+      if (Status s = ValidateJob(job); !s.ok()) return s;
       if (Status s = target.Check(job); !s.ok()) return s;
       // Once per invocation, for the first read test: the region is the same for all.
       if (std::string w = hole_warning_shown ? "" : target.ReadHoleWarning(job); !w.empty()) {

@@ -24,6 +24,8 @@
 #include "testing/test_support.h"
 #include "workload/buffers.h"
 #include "proto/make_target.h"
+#include "proto/engine_registry.h"
+#include "engine/local_engines.h"
 
 namespace nasperf {
 namespace {

@@ -9,6 +9,7 @@
 
 #include "core/runner.h"
 #include "engine/forwarding_engine.h"
+#include "proto/engine_registry.h"
 
 namespace nasperf::testing {
 

@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "model/run_json.h"
+#include "model/job_validate.h"
 
 namespace nasperf {
 namespace {
@@ -199,7 +200,7 @@ Result<JobStartMsg> DecodeJobStart(const json& p) {
   if (!job.ok()) return job.status();
   m.job = job.value();
   if (repeat != 0) m.job.repeat = static_cast<uint32_t>(repeat);
-  if (Status s = m.job.Validate(); !s.ok()) return Status::BadInput("JobStart: " + s.message());
+  if (Status s = ValidateJob(m.job); !s.ok()) return Status::BadInput("JobStart: " + s.message());
   return m;
 }
 

@@ -4,6 +4,8 @@
 # (NASPERF_LAYER_PROBES) and builds each layer's check target. The engine's must fail,
 # naming the angle-bracket, climbing and quoted upward includes; smb's must fail, naming the
 # other protocol's header; base's must pass (system headers that share a folder name).
+# Calls as well as includes: the contract's test binary links the contract alone, so a test
+# added to it (NASPERF_CONTRACT_TEST_PROBES) that calls into base/ must fail to link.
 # Usage: real_build_refuses_test.sh SOURCE_DIR SCRATCH_DIR
 set -euo pipefail
 src="$1"
@@ -16,7 +18,8 @@ trap 'rm -rf "$scratch"' EXIT
 probes="engine=$data/engine_includes_cli_angle.cpp;engine=$data/engine_includes_cli_climbing.cpp"
 probes+=";engine=$data/engine_includes_cli.cpp;proto/smb=$data/smb_includes_nfs.cpp"
 probes+=";base=$data/base_includes_system_headers.cpp"
-cmake -S "$src" -B "$scratch" -DBUILD_TESTING=OFF "-DNASPERF_LAYER_PROBES=$probes" > "$scratch/configure.log" 2>&1 \
+cmake -S "$src" -B "$scratch" -DBUILD_TESTING=ON "-DNASPERF_LAYER_PROBES=$probes" \
+  "-DNASPERF_CONTRACT_TEST_PROBES=$data/contract_test_calls_base.cpp" > "$scratch/configure.log" 2>&1 \
   || { cat "$scratch/configure.log"; echo "FAIL: the project did not configure"; exit 1; }
 
 failures=0
@@ -55,6 +58,8 @@ expect_check nasperf_layer_check_proto_smb fail \
 expect_check nasperf_layer_check_base pass
 # A layer without probes passes: the real tree's includes are all allowed ones.
 expect_check nasperf_layer_check_core pass
+# An upward call links nowhere it is not allowed: the linker names the missing function.
+expect_check nasperf_contract_tests fail 'nasperf::FormatSize'
 
 [ "$failures" -eq 0 ] || { echo "$failures check(s) failed"; exit 1; }
 echo "PASS"

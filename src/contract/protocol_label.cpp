@@ -1,5 +1,5 @@
 // ProtocolFacts::label and the joiners the scheme table registers.
-#include "base/protocol_label.h"
+#include "contract/protocol_label.h"
 
 #include <map>
 

@@ -1,4 +1,6 @@
-// JobSpec names and parsing of its enumerations (its checks: model/job_validate.cpp).
+// The names and parsers of include/nasperf/job.h's enumerations, defined at the bottom of
+// the build so that every layer that reads a JobSpec links them (its checks:
+// model/job_validate.h; the engine "auto" becomes: engine/local_engines.h).
 #include "nasperf/job.h"
 
 #include <array>
@@ -6,8 +8,6 @@
 #include <cmath>
 #include <string_view>
 #include <utility>
-
-#include "nasperf/engine.h"
 
 namespace nasperf {
 namespace {
@@ -153,12 +153,6 @@ Result<OffsetDistribution> ParseOffsetDistribution(const std::string& text) {
 std::string SuiteTestLabel(bool random, uint64_t bs, uint32_t qd, uint32_t threads) {
   std::string size = bs % (1 << 20) == 0 ? std::to_string(bs >> 20) + "M" : std::to_string(bs >> 10) + "K";
   return std::string(random ? "RND" : "SEQ") + size + " Q" + std::to_string(qd) + "T" + std::to_string(threads);
-}
-
-std::string ResolveEngineName(const JobSpec& job, bool is_null_target) {
-  if (is_null_target) return "null";
-  if (job.engine != "auto") return job.engine;
-  return job.qd > 1 && IoUringAvailable() ? "io_uring" : "psync";
 }
 
 }  // namespace nasperf
